@@ -1,0 +1,171 @@
+//! The command-line definition (clap). Every clap type lives here so that completions, help
+//! snapshots and tests can all call [`Cli::command`].
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// The harness release whose behaviour dsh-skills reproduces.
+pub const HARNESS_VERSION: &str = "0.1.0-rc.8";
+pub const HARNESS_COMMIT: &str = "611615650f";
+
+const VERSION: &str =
+    concat!(env!("CARGO_PKG_VERSION"), " (reproduces DeepSeek Harness 0.1.0-rc.8, commit 611615650f)");
+
+const ABOUT: &str = "See exactly which skills the DeepSeek Harness discovers, and what its model is shown";
+
+const LONG_ABOUT: &str = "\
+See exactly which skills the DeepSeek Harness discovers for a working directory, and exactly
+what its model is shown: the ranked skill roots, the winning copy of each skill, shadowed
+duplicates, every file the harness skips and why, the catalog text and each skill's
+<skill_content> block, byte for byte.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  dsh-skills list                      ranked roots, winners, shadowed copies, problems
+  dsh-skills catalog --cwd ~/project   the exact catalog the model sees there
+  dsh-skills show my-skill --rendered  what the `skill` tool returns for my-skill
+
+Exit status: 0 done; 1 discovery incomplete (the harness would publish no catalog);
+2 usage error or internal failure.";
+
+#[derive(Debug, Parser)]
+#[command(name = "dsh-skills", version = VERSION, about = ABOUT, long_about = LONG_ABOUT, after_help = AFTER_HELP)]
+#[command(propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand accepts, before or after its name. They mirror the harness's own
+/// configuration keys; each value means exactly what it means to the harness.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// The session working directory to discover for (default: the current directory).
+    /// Resolved lexically, like Node's path.resolve; it need not exist.
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
+    pub cwd: Option<String>,
+
+    /// Discover as the harness does with no session cwd: no project roots.
+    #[arg(long, global = true, conflicts_with = "cwd", help_heading = "Discovery")]
+    pub no_cwd: bool,
+
+    /// The harness home (`dshHome`); its `skills/` is the user-dsh root.
+    /// Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded.
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
+    pub dsh_home: Option<String>,
+
+    /// The agents home (`agentsHome`); its `skills/` is the user-agents root.
+    /// Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion.
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
+    pub agents_home: Option<String>,
+
+    /// A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters.
+    /// Relative paths resolve against the current directory.
+    #[arg(long = "custom-dir", global = true, value_name = "DIR", help_heading = "Discovery")]
+    pub custom_dirs: Vec<String>,
+
+    /// The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way.
+    /// Default: $DSH_BUNDLED_SKILL_DIR while default roots are on.
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
+    pub bundled_dir: Option<String>,
+
+    /// Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`).
+    #[arg(long, global = true, help_heading = "Discovery")]
+    pub no_default_roots: bool,
+
+    /// Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`,
+    /// default 500, at least 3).
+    #[arg(long, global = true, value_name = "N", value_parser = parse_max_length, help_heading = "Discovery")]
+    pub description_max_length: Option<usize>,
+
+    /// Ignore the harness's configuration files; only flags and environment count.
+    #[arg(long, global = true, help_heading = "Discovery")]
+    pub no_config: bool,
+
+    /// Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES,
+    /// LANG; en-US when unset, C or POSIX.
+    #[arg(long, global = true, value_name = "LOCALE", help_heading = "Discovery")]
+    pub locale: Option<String>,
+
+    /// Output format. `lint` also takes github and sarif.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
+
+    /// When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout
+    /// is a terminal.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, help_heading = "Output")]
+    pub color: ColorChoice,
+}
+
+fn parse_max_length(value: &str) -> Result<usize, String> {
+    let n: i128 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not an integer; the harness requires an integer of at least 3"))?;
+    if n < 3 {
+        return Err(format!(
+            "{n} is below 3; the harness rejects it (tool-skill: catalogDescriptionMaxLength must be an integer greater than or equal to 3)"
+        ));
+    }
+    usize::try_from(n).map_err(|_| format!("{n} is too large"))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Github,
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The ranked root scan, the winning skills, shadowed duplicates and every warning.
+    #[command(after_help = "Example:\n  dsh-skills list --format json | jq '.skills[].name'")]
+    List(ListArgs),
+
+    /// One skill, and the exact <skill_content> block the model receives for it.
+    #[command(after_help = "Example:\n  dsh-skills show my-skill --rendered")]
+    Show(ShowArgs),
+
+    /// The exact catalog text the model sees for the working directory.
+    #[command(after_help = "Example:\n  dsh-skills catalog --cwd ~/project --format json")]
+    Catalog(CatalogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Also print the harness's exact log line behind every problem.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The skill name (the frontmatter `name`, not the folder name).
+    pub name: String,
+
+    /// Print exactly what the `skill` tool returns to the model, and nothing else.
+    #[arg(long)]
+    pub rendered: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CatalogArgs {
+    /// Print the replacement wording a session that already had a catalog receives (with no
+    /// model-invocable skills: the empty replacement).
+    #[arg(long)]
+    pub update: bool,
+
+    /// Print only the catalog digest (SHA-256 of the entries, as the harness computes it).
+    #[arg(long, conflicts_with = "update")]
+    pub digest: bool,
+}

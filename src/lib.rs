@@ -1,0 +1,24 @@
+//! dsh-skills: the DeepSeek Harness skill discovery, reproduced byte for byte.
+//!
+//! The pipeline, one module per stage:
+//! roots and homes ([`discover`], [`platform`]) → listing and reading ([`discover`],
+//! [`nodefs`], [`collate`]) → frontmatter and YAML ([`skillfile`], [`yaml`]) → candidates →
+//! registry merge ([`registry`]) → catalog and skill content ([`catalog`]) → one snapshot
+//! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]).
+//! JavaScript string semantics live in [`js`]. The library never prints: commands write
+//! through [`commands::Io`], which `main` connects to the real streams.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod catalog;
+pub mod cli;
+pub mod collate;
+pub mod commands;
+pub mod discover;
+pub mod js;
+pub mod nodefs;
+pub mod platform;
+pub mod registry;
+pub mod report;
+pub mod skillfile;
+pub mod snapshot;
+pub mod yaml;

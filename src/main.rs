@@ -1,0 +1,47 @@
+//! The `dsh-skills` binary: parse arguments, run the command, map the outcome to an exit status.
+//! The only place that touches the process's streams.
+
+use clap::Parser;
+use dsh_skills::cli::Cli;
+use dsh_skills::commands::{self, EXIT_USAGE, Io, UsageError};
+use dsh_skills::discover::Environment;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print to stdout and exit 0; usage errors exit 2.
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let env = Environment::from_process();
+    let stdout = io::stdout();
+    let stderr = io::stderr();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut err = stderr.lock();
+    let result = {
+        let mut io = Io { out: &mut out, err: &mut err };
+        commands::run(&cli, &env, &mut io)
+    };
+    let flushed = out.flush();
+    match result.and_then(|code| flushed.map(|_| code).map_err(Into::into)) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            if e.downcast_ref::<UsageError>().is_some() {
+                let _ = writeln!(err, "error: {e}");
+            } else {
+                let _ = writeln!(err, "error: {e:#}");
+            }
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+}
