@@ -44,9 +44,9 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
 /// Flags over environment over defaults. (Configuration files are read in a later layer.)
 pub fn settings_from_args(g: &GlobalArgs, env: &Environment) -> Settings {
     let var = |k: &str| std::env::var(k).ok();
-    Settings {
-        cwd: if g.no_cwd { None } else { Some(g.cwd.clone().unwrap_or_else(|| env.process_cwd.clone())) },
-        provider: ProviderConfig {
+    Settings::single(
+        if g.no_cwd { None } else { Some(g.cwd.clone().unwrap_or_else(|| env.process_cwd.clone())) },
+        ProviderConfig {
             dsh_home: g.dsh_home.clone(),
             agents_home: g.agents_home.clone(),
             custom_skill_dirs: g.custom_dirs.clone(),
@@ -54,9 +54,9 @@ pub fn settings_from_args(g: &GlobalArgs, env: &Environment) -> Settings {
             include_default_roots: !g.no_default_roots,
             ..ProviderConfig::default()
         },
-        description_max_length: g.description_max_length.unwrap_or(catalog::DEFAULT_DESCRIPTION_MAX_LENGTH),
-        locale: g.locale.clone().unwrap_or_else(|| crate::collate::locale_from_env(&var)),
-    }
+        g.description_max_length.unwrap_or(catalog::DEFAULT_DESCRIPTION_MAX_LENGTH),
+        g.locale.clone().unwrap_or_else(|| crate::collate::locale_from_env(&var)),
+    )
 }
 
 fn human_or_json(g: &GlobalArgs, command: &str) -> anyhow::Result<bool> {
@@ -90,7 +90,7 @@ fn list(g: &GlobalArgs, _args: &ListArgs, settings: &Settings, env: &Environment
 fn write_list_plain(s: &Snapshot, io: &mut Io) -> io::Result<()> {
     let out = &mut *io.out;
     if !s.complete {
-        for (name, e) in &s.provider_errors {
+        for (name, e) in s.provider_errors() {
             writeln!(out, "DISCOVERY INCOMPLETE: provider \"{name}\" failed, so the model sees no catalog: {e}")?;
         }
     }
@@ -99,7 +99,7 @@ fn write_list_plain(s: &Snapshot, io: &mut Io) -> io::Result<()> {
         _ => writeln!(out, "no session cwd: project roots are not scanned")?,
     }
     writeln!(out, "\nroots:")?;
-    for r in s.scans.iter().flat_map(|scan| &scan.roots) {
+    for r in s.scans().flat_map(|(_, scan)| &scan.roots) {
         let status = match r.status {
             RootStatus::Scanned => format!("scanned, {} entries", r.entries.len()),
             RootStatus::Absent => r.root_type.label(),
@@ -112,11 +112,12 @@ fn write_list_plain(s: &Snapshot, io: &mut Io) -> io::Result<()> {
     for c in s.winners() {
         writeln!(out, "  {:<24} {:<14} {}", c.skill.name, c.source, c.skill.description)?;
     }
-    if !s.merge.shadowed.is_empty() {
+    if !s.shadowed.is_empty() {
         writeln!(out, "\nshadowed:")?;
-        for sh in &s.merge.shadowed {
+        for sh in &s.shadowed {
             let (l, w) = (&s.candidates[sh.loser], &s.candidates[sh.winner]);
-            writeln!(out, "  {} at {} ({}) loses to {} ({})", l.skill.name, l.path, l.source, w.path, w.source)?;
+            let at = |c: &crate::discover::Candidate| c.path.clone().unwrap_or_else(|| c.provider.clone());
+            writeln!(out, "  {} at {} ({}) loses to {} ({})", l.skill.name, at(l), l.source, at(w), w.source)?;
         }
     }
     if !s.warnings.is_empty() {
@@ -158,12 +159,18 @@ fn catalog_cmd(
 fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, io: &mut Io) -> io::Result<()> {
     match why {
         Some(NoCatalog::Incomplete) => {
-            for (name, e) in &s.provider_errors {
+            for (name, e) in s.provider_errors() {
                 writeln!(
                     io.err,
                     "no catalog: skill provider \"{name}\" failed, so discovery is incomplete and the harness publishes nothing: {e}"
                 )?;
             }
+        }
+        Some(NoCatalog::NoSkillTool) => {
+            writeln!(
+                io.err,
+                "no catalog: the `skill` tool is not mounted for this configuration, so the model gets no catalog"
+            )?;
         }
         Some(NoCatalog::NoModelInvocableSkill) => {
             let hidden = s.winners().filter(|c| !c.skill.invocation.model_invocable).count();
@@ -209,7 +216,9 @@ fn show(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environment,
         let out = &mut *io.out;
         writeln!(out, "{}", c.skill.name)?;
         writeln!(out, "  source        {} (rank {})", c.source, c.rank)?;
-        writeln!(out, "  path          {}", c.path)?;
+        if let Some(path) = &c.path {
+            writeln!(out, "  path          {path}")?;
+        }
         writeln!(out, "  provider      {}", c.provider)?;
         writeln!(out, "  resource base {}", c.resource_base)?;
         writeln!(
@@ -230,7 +239,7 @@ fn show(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environment,
 /// Names close to `wanted`: winners, and names of entries that were skipped.
 pub fn suggestions(s: &Snapshot, wanted: &str) -> Vec<String> {
     let mut pool: Vec<String> = s.winners().map(|c| c.skill.name.clone()).collect();
-    for scan in &s.scans {
+    for (_, scan) in s.scans() {
         for r in &scan.roots {
             for e in &r.entries {
                 if matches!(e.outcome, Outcome::Warned { .. }) {

@@ -504,6 +504,12 @@ fn read_node(path: &str) -> Result<ReadOutcome, ProviderError> {
     }
 }
 
+/// Read a skill file as the harness reads it for a root: the plain-Node way for the bundled
+/// root (`node_mode`), through the filesystem service otherwise.
+pub fn read_skill_file(path: &str, node_mode: bool) -> Result<ReadOutcome, ProviderError> {
+    if node_mode { read_node(path) } else { read_production(path) }
+}
+
 /// A parsed skill as the provider hands it to the registry (`SkillCandidate`).
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -515,11 +521,15 @@ pub struct Candidate {
     pub provider_order: usize,
     /// Index in the provider's `list()` output.
     pub local_order: usize,
-    /// The locator path: `<root>/<entry>/SKILL.md` or `<root>/<entry>.md`.
-    pub path: String,
+    /// The locator path: `<root>/<entry>/SKILL.md` or `<root>/<entry>.md` (`None` for
+    /// packaged skills such as the badge).
+    pub path: Option<String>,
     /// `resourceBase.path`: the bundle directory, or the root for flat files.
     pub resource_base: String,
-    pub root_index: usize,
+    /// Index of the root in its provider's root table (`None` for packaged skills).
+    pub root_index: Option<usize>,
+    /// Index of the registry layer (0 = global).
+    pub layer: usize,
 }
 
 /// What happened to one root entry, for `explain` and `lint`.
@@ -665,7 +675,7 @@ fn scan_entry(
         Kind::File if entry.name.ends_with(".md") => (entry.path.clone(), root.path.clone()),
         _ => return (Outcome::Ignored, None),
     };
-    let read = if root.trusted_host { read_node(&path) } else { read_production(&path) };
+    let read = read_skill_file(&path, root.trusted_host);
     let text = match read {
         Ok(ReadOutcome::Text(t)) => t,
         Ok(ReadOutcome::Silent(reason)) => return (Outcome::Silent(reason), Some(path)),
@@ -694,9 +704,10 @@ fn scan_entry(
                 provider: provider.name.clone(),
                 provider_order,
                 local_order,
-                path: path.clone(),
+                path: Some(path.clone()),
                 resource_base: directory,
-                root_index,
+                root_index: Some(root_index),
+                layer: 0,
             });
             (Outcome::Candidate(local_order), Some(path))
         }

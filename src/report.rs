@@ -14,7 +14,9 @@ pub fn candidate(c: &Candidate) -> Value {
     m.insert("source".into(), c.source.into());
     m.insert("rank".into(), c.rank.into());
     m.insert("provider".into(), c.provider.clone().into());
-    m.insert("path".into(), c.path.clone().into());
+    if let Some(path) = &c.path {
+        m.insert("path".into(), path.clone().into());
+    }
     m.insert("resourceBase".into(), json!({"kind": "directory", "path": c.resource_base}));
     m.insert("description".into(), c.skill.description.clone().into());
     if let Some(w) = &c.skill.when_to_use {
@@ -34,9 +36,8 @@ pub fn list(s: &Snapshot) -> Value {
     m.insert("cwd".into(), s.cwd.clone().into());
     m.insert("projectRoot".into(), s.project_root.as_ref().map(|(p, _)| p.clone()).into());
     let roots: Vec<Value> = s
-        .scans
-        .iter()
-        .flat_map(|scan| &scan.roots)
+        .scans()
+        .flat_map(|(_, scan)| &scan.roots)
         .map(|r| {
             json!({
                 "path": r.root.path,
@@ -49,13 +50,12 @@ pub fn list(s: &Snapshot) -> Value {
         .collect();
     m.insert("roots".into(), roots.into());
     m.insert("complete".into(), s.complete.into());
-    if let Some((_, e)) = s.provider_errors.first() {
-        m.insert("providerError".into(), e.clone().into());
+    if let Some((_, e)) = s.provider_errors().next() {
+        m.insert("providerError".into(), e.into());
     }
     m.insert("candidates".into(), s.candidates.iter().map(candidate).collect::<Vec<_>>().into());
     m.insert("skills".into(), s.winners().map(candidate).collect::<Vec<_>>().into());
     let shadowed: Vec<Value> = s
-        .merge
         .shadowed
         .iter()
         .map(|sh| {
@@ -72,7 +72,7 @@ pub fn list(s: &Snapshot) -> Value {
         .collect();
     m.insert("shadowed".into(), shadowed.into());
     m.insert("warnings".into(), s.warnings.clone().into());
-    let notes: Vec<&String> = s.scans.iter().flat_map(|scan| &scan.notes).collect();
+    let notes: Vec<&String> = s.scans().flat_map(|(_, scan)| &scan.notes).collect();
     m.insert("notes".into(), json!(notes));
     m.insert("locale".into(), s.locale.clone().into());
     Value::Object(m)

@@ -10,7 +10,7 @@ use crate::yaml::{self, Object, Value};
 use std::ops::Range;
 
 /// Byte ranges of a frontmatter split (spec 4.1). Offsets index the decoded text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Frontmatter {
     /// The YAML text: after the opening line's `\n`, up to the closing fence line.
     pub yaml: Range<usize>,
