@@ -139,6 +139,31 @@ pub enum Command {
     /// The exact catalog text the model sees for the working directory.
     #[command(after_help = "Example:\n  dsh-skills catalog --cwd ~/project --format json")]
     Catalog(CatalogArgs),
+
+    /// Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up.
+    #[command(
+        after_help = "Example:\n  dsh-skills explain pdf-tools\n\nExit status: 0 when a skill of that name is available, 1 when none is."
+    )]
+    Explain(ExplainArgs),
+
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Example:\n  dsh-skills completions bash > ~/.local/share/bash-completion/completions/dsh-skills"
+    )]
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The skill name to explain (need not exist).
+    pub name: String,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate completions for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
@@ -168,4 +193,8 @@ pub struct CatalogArgs {
     /// Print only the catalog digest (SHA-256 of the entries, as the harness computes it).
     #[arg(long, conflicts_with = "update")]
     pub digest: bool,
+
+    /// Do not print the statistics (entries, size, cut descriptions) on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
 }

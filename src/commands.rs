@@ -2,16 +2,21 @@
 //! through [`Io`] only; `main` owns the real streams.
 
 use crate::catalog::{self, ResourceBase, Variant};
-use crate::cli::{CatalogArgs, Cli, Command, Format, GlobalArgs, ListArgs, ShowArgs};
-use crate::discover::{Environment, Outcome, ProviderConfig, RootStatus};
-use crate::report;
+use crate::cli::{CatalogArgs, Cli, Command, CompletionsArgs, ExplainArgs, Format, GlobalArgs, ListArgs, ShowArgs};
+use crate::discover::{Environment, Outcome, ProviderConfig};
 use crate::snapshot::{NoCatalog, Settings, Snapshot};
+use crate::term::Term;
+use crate::{human, report};
 use std::io::{self, Write};
 
 /// Where a command writes. `main` passes the process's stdout and stderr.
 pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
+    /// Colour and width for human output on stdout.
+    pub term: Term,
+    /// Colour for human output on stderr.
+    pub err_term: Term,
 }
 
 /// A failure that ends the run with exit status 2 and a message.
@@ -38,6 +43,8 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
         Command::List(args) => list(&cli.global, args, &settings, env, io),
         Command::Show(args) => show(&cli.global, args, &settings, env, io),
         Command::Catalog(args) => catalog_cmd(&cli.global, args, &settings, env, io),
+        Command::Explain(args) => explain_cmd(&cli.global, args, &settings, env, io),
+        Command::Completions(args) => completions(args, io),
     }
 }
 
@@ -76,57 +83,15 @@ fn write_json(io: &mut Io, value: &serde_json::Value) -> io::Result<()> {
     writeln!(io.out)
 }
 
-fn list(g: &GlobalArgs, _args: &ListArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
+fn list(g: &GlobalArgs, args: &ListArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
     let json = human_or_json(g, "list")?;
     let snap = Snapshot::discover(settings, env);
     if json {
         write_json(io, &report::list(&snap))?;
     } else {
-        write_list_plain(&snap, io)?;
+        io.out.write_all(human::list(&snap, &io.term, args.verbose).as_bytes())?;
     }
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
-}
-
-fn write_list_plain(s: &Snapshot, io: &mut Io) -> io::Result<()> {
-    let out = &mut *io.out;
-    if !s.complete {
-        for (name, e) in s.provider_errors() {
-            writeln!(out, "DISCOVERY INCOMPLETE: provider \"{name}\" failed, so the model sees no catalog: {e}")?;
-        }
-    }
-    match (&s.cwd, &s.project_root) {
-        (Some(cwd), Some((root, _))) => writeln!(out, "cwd {cwd}\nproject root {root}")?,
-        _ => writeln!(out, "no session cwd: project roots are not scanned")?,
-    }
-    writeln!(out, "\nroots:")?;
-    for r in s.scans().flat_map(|(_, scan)| &scan.roots) {
-        let status = match r.status {
-            RootStatus::Scanned => format!("scanned, {} entries", r.entries.len()),
-            RootStatus::Absent => r.root_type.label(),
-            RootStatus::Failed => "FAILED".to_string(),
-            RootStatus::NotReached => "not scanned (provider failed)".to_string(),
-        };
-        writeln!(out, "  {:>3} {:<14} {} ({status})", r.root.rank, r.root.source, r.root.path)?;
-    }
-    writeln!(out, "\nskills:")?;
-    for c in s.winners() {
-        writeln!(out, "  {:<24} {:<14} {}", c.skill.name, c.source, c.skill.description)?;
-    }
-    if !s.shadowed.is_empty() {
-        writeln!(out, "\nshadowed:")?;
-        for sh in &s.shadowed {
-            let (l, w) = (&s.candidates[sh.loser], &s.candidates[sh.winner]);
-            let at = |c: &crate::discover::Candidate| c.path.clone().unwrap_or_else(|| c.provider.clone());
-            writeln!(out, "  {} at {} ({}) loses to {} ({})", l.skill.name, at(l), l.source, at(w), w.source)?;
-        }
-    }
-    if !s.warnings.is_empty() {
-        writeln!(out, "\nwarnings:")?;
-        for w in &s.warnings {
-            writeln!(out, "  {w}")?;
-        }
-    }
-    Ok(())
 }
 
 fn catalog_cmd(
@@ -140,8 +105,9 @@ fn catalog_cmd(
     let snap = Snapshot::discover(settings, env);
     let variant = if args.update { Variant::Replacement } else { Variant::Initial };
     let cat = snap.catalog(variant);
+    let stats = human::catalog_stats(&snap, cat.text.as_deref(), cat.entries.as_deref());
     if json {
-        write_json(io, &report::catalog(&snap, &cat))?;
+        write_json(io, &report::catalog(&snap, &cat, &stats))?;
     } else if args.digest {
         match &cat.entries {
             Some(entries) => writeln!(io.out, "{}", catalog::digest(entries))?,
@@ -149,7 +115,13 @@ fn catalog_cmd(
         }
     } else {
         match &cat.text {
-            Some(text) => writeln!(io.out, "{text}")?,
+            Some(text) => {
+                writeln!(io.out, "{text}")?;
+                if !args.quiet {
+                    let text = human::catalog_stats_text(&stats, snap.description_max_length, &io.err_term);
+                    io.err.write_all(text.as_bytes())?;
+                }
+            }
             None => explain_no_catalog(&snap, cat.why_none, io)?,
         }
     }
@@ -162,14 +134,15 @@ fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, io: &mut Io) -> io::
             for (name, e) in s.provider_errors() {
                 writeln!(
                     io.err,
-                    "no catalog: skill provider \"{name}\" failed, so discovery is incomplete and the harness publishes nothing: {e}"
+                    "no catalog: skill provider \"{name}\" failed, so discovery is incomplete and the harness publishes nothing: {}",
+                    crate::term::safe(e)
                 )?;
             }
         }
         Some(NoCatalog::NoSkillTool) => {
             writeln!(
                 io.err,
-                "no catalog: the `skill` tool is not mounted for this configuration, so the model gets no catalog"
+                "no catalog: the `skill` tool is not mounted in this configuration, so the model gets no catalog"
             )?;
         }
         Some(NoCatalog::NoModelInvocableSkill) => {
@@ -177,7 +150,7 @@ fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, io: &mut Io) -> io::
             if hidden > 0 {
                 writeln!(
                     io.err,
-                    "no catalog: all {hidden} skill(s) set disable-model-invocation, so the harness publishes no catalog"
+                    "no catalog: every skill ({hidden}) sets disable-model-invocation, so the harness publishes no catalog"
                 )?;
             } else {
                 writeln!(io.err, "no catalog: no skills were found, so the harness publishes no catalog")?;
@@ -192,47 +165,54 @@ fn show(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environment,
     let json = human_or_json(g, "show")?;
     let snap = Snapshot::discover(settings, env);
     let Some(c) = snap.winner(&args.name) else {
-        let mut msg = format!("no skill named \"{}\" is available", args.name);
+        let mut msg = format!("no skill named \"{}\" is available", crate::term::safe(&args.name));
         if !snap.complete {
             msg.push_str(" (discovery is incomplete: a provider failed)");
         }
         let close = suggestions(&snap, &args.name);
         if !close.is_empty() {
-            msg.push_str(&format!("\n\nclose names: {}", close.join(", ")));
+            msg.push_str(&format!("\n\nclose names: {}", crate::term::safe(&close.join(", "))));
         }
-        msg.push_str("\n\nRun `dsh-skills list` to see every skill and every file that was skipped.");
+        msg.push_str(&format!(
+            "\n\nRun `dsh-skills explain {}` to see what was searched, or `dsh-skills list` for every skill.",
+            crate::term::safe(&args.name)
+        ));
         return Err(UsageError(msg).into());
     };
     if args.rendered {
         let base = ResourceBase::Directory(c.resource_base.clone());
-        writeln!(
-            io.out,
-            "{}",
-            catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content)
-        )?;
+        let text = catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);
+        writeln!(io.out, "{text}")?;
     } else if json {
         write_json(io, &report::skill(c))?;
     } else {
-        let out = &mut *io.out;
-        writeln!(out, "{}", c.skill.name)?;
-        writeln!(out, "  source        {} (rank {})", c.source, c.rank)?;
-        if let Some(path) = &c.path {
-            writeln!(out, "  path          {path}")?;
-        }
-        writeln!(out, "  provider      {}", c.provider)?;
-        writeln!(out, "  resource base {}", c.resource_base)?;
-        writeln!(
-            out,
-            "  invocation    model: {}, user: {}",
-            if c.skill.invocation.model_invocable { "in the catalog" } else { "hidden from the catalog" },
-            if c.skill.invocation.user_invocable { format!("/{} works", c.skill.name) } else { "no /name".into() }
-        )?;
-        writeln!(out, "  description   {}", c.skill.description)?;
-        if let Some(w) = &c.skill.when_to_use {
-            writeln!(out, "  whenToUse     {w}")?;
-        }
-        writeln!(out, "\n{}", c.skill.content)?;
+        io.out.write_all(human::show(&snap, c, &io.term).as_bytes())?;
     }
+    Ok(EXIT_OK)
+}
+
+fn explain_cmd(
+    g: &GlobalArgs,
+    args: &ExplainArgs,
+    settings: &Settings,
+    env: &Environment,
+    io: &mut Io,
+) -> anyhow::Result<u8> {
+    let json = human_or_json(g, "explain")?;
+    let snap = Snapshot::discover(settings, env);
+    let x = crate::explain::explain(&snap, &args.name, &env.home);
+    if json {
+        write_json(io, &report::explain(&snap, &x))?;
+    } else {
+        io.out.write_all(human::explain(&snap, &x, &io.term).as_bytes())?;
+    }
+    Ok(if x.winner.is_some() { EXIT_OK } else { EXIT_INCOMPLETE })
+}
+
+fn completions(args: &CompletionsArgs, io: &mut Io) -> anyhow::Result<u8> {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    clap_complete::generate(args.shell, &mut cmd, "dsh-skills", &mut *io.out);
     Ok(EXIT_OK)
 }
 

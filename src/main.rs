@@ -2,10 +2,11 @@
 //! The only place that touches the process's streams.
 
 use clap::Parser;
-use dsh_skills::cli::Cli;
+use dsh_skills::cli::{Cli, ColorChoice};
 use dsh_skills::commands::{self, EXIT_USAGE, Io, UsageError};
 use dsh_skills::discover::Environment;
-use std::io::{self, Write};
+use dsh_skills::term::{self, ColorMode, Term};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -19,12 +20,20 @@ fn main() -> ExitCode {
         }
     };
     let env = Environment::from_process();
+    let var = |k: &str| std::env::var(k).ok();
+    let mode = match cli.global.color {
+        ColorChoice::Auto => ColorMode::Auto,
+        ColorChoice::Always => ColorMode::Always,
+        ColorChoice::Never => ColorMode::Never,
+    };
+    let term = Term::detect(mode, &var, io::stdout().is_terminal(), term::tty_columns());
+    let err_term = Term { width: None, ..Term::detect(mode, &var, io::stderr().is_terminal(), None) };
     let stdout = io::stdout();
     let stderr = io::stderr();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = stderr.lock();
     let result = {
-        let mut io = Io { out: &mut out, err: &mut err };
+        let mut io = Io { out: &mut out, err: &mut err, term, err_term };
         commands::run(&cli, &env, &mut io)
     };
     let flushed = out.flush();

@@ -4,7 +4,10 @@
 use crate::catalog::{self, CatalogEntry};
 use crate::cli::HARNESS_VERSION;
 use crate::discover::Candidate;
-use crate::snapshot::{Catalog, Snapshot};
+use crate::discover::ProjectRootReason;
+use crate::explain::{Explanation, Verdict};
+use crate::human::CatalogStats;
+use crate::snapshot::{Catalog, NoCatalog, Snapshot};
 use serde_json::{Map, Value, json};
 
 /// A candidate or winner as the contract shows it.
@@ -82,8 +85,8 @@ fn entry(e: &CatalogEntry) -> Value {
     json!({"name": e.name, "description": e.description.to_string_lossy()})
 }
 
-/// `catalog --format json`.
-pub fn catalog(s: &Snapshot, c: &Catalog) -> Value {
+/// `catalog --format json`: the contract fields, then statistics.
+pub fn catalog(s: &Snapshot, c: &Catalog, stats: &CatalogStats) -> Value {
     let mut m = Map::new();
     m.insert("complete".into(), s.complete.into());
     m.insert("text".into(), c.text.clone().into());
@@ -92,6 +95,105 @@ pub fn catalog(s: &Snapshot, c: &Catalog) -> Value {
         c.entries.as_ref().map(|es| Value::Array(es.iter().map(entry).collect())).unwrap_or(Value::Null),
     );
     m.insert("digest".into(), c.entries.as_ref().map(|es| catalog::digest(es)).into());
+    m.insert(
+        "reason".into(),
+        match c.why_none {
+            None => Value::Null,
+            Some(NoCatalog::Incomplete) => "incomplete".into(),
+            Some(NoCatalog::NoModelInvocableSkill) => "noModelInvocableSkill".into(),
+            Some(NoCatalog::NoSkillTool) => "noSkillTool".into(),
+        },
+    );
+    m.insert(
+        "stats".into(),
+        json!({
+            "entries": stats.entries,
+            "utf16Units": stats.utf16_units,
+            "chars": stats.chars,
+            "bytes": stats.bytes,
+            "tokensEstimate": stats.tokens_estimate,
+            "tokensMethod": "ceil(bytes / 4)",
+            "descriptionMaxLength": s.description_max_length,
+            "cut": stats.cut.iter().map(|(name, len, lost)| json!({"name": name, "normalizedLength": len, "lostUnits": lost})).collect::<Vec<_>>(),
+            "notModelInvocable": stats.hidden,
+        }),
+    );
+    Value::Object(m)
+}
+
+/// `explain --format json` (documented in the README).
+pub fn explain(s: &Snapshot, x: &Explanation) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), x.name.clone().into());
+    m.insert("found".into(), x.winner.is_some().into());
+    m.insert("complete".into(), s.complete.into());
+    m.insert("cwd".into(), s.cwd.clone().into());
+    m.insert("projectRoot".into(), s.project_root.as_ref().map(|(p, _)| p.clone()).into());
+    m.insert(
+        "projectRootReason".into(),
+        match &s.project_root {
+            None => Value::Null,
+            Some((_, ProjectRootReason::Git { marker, kind })) => {
+                json!({"kind": "git", "marker": marker, "markerType": kind})
+            }
+            Some((_, ProjectRootReason::NoGitAbove)) => json!({"kind": "noGitAbove"}),
+        },
+    );
+    let stories: Vec<Value> = x
+        .stories
+        .iter()
+        .map(|st| {
+            let c = &s.candidates[st.index];
+            let mut v = candidate(c);
+            if let Value::Object(o) = &mut v {
+                o.insert("layer".into(), s.layer_names.get(c.layer).cloned().into());
+                o.insert("providerOrder".into(), c.provider_order.into());
+                o.insert("localOrder".into(), c.local_order.into());
+                match &st.verdict {
+                    Verdict::Winner => {
+                        o.insert("verdict".into(), "wins".into());
+                    }
+                    Verdict::Loses { to, reason } => {
+                        let w = &s.candidates[*to];
+                        o.insert("verdict".into(), "loses".into());
+                        o.insert("losesTo".into(), json!({"source": w.source, "path": w.path}));
+                        o.insert("reason".into(), reason.clone().into());
+                    }
+                }
+            }
+            v
+        })
+        .collect();
+    m.insert("candidates".into(), stories.into());
+    m.insert(
+        "catalog".into(),
+        match x.fate.as_ref().map(|f| &f.catalog) {
+            None => Value::Null,
+            Some(Ok(line)) => json!({
+                "included": true,
+                "line": line.line,
+                "cut": line.cut.as_ref().map(|(len, lost)| json!({"normalizedLength": len, "lostText": lost})),
+            }),
+            Some(Err(why)) => json!({"included": false, "reason": why}),
+        },
+    );
+    m.insert("userInvocable".into(), x.fate.as_ref().map(|f| f.user_invocable).into());
+    m.insert(
+        "nearMisses".into(),
+        x.near_misses
+            .iter()
+            .map(|n| json!({"path": n.path, "why": n.why, "fix": n.fix, "harnessLog": n.log}))
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    let roots: Vec<Value> = s
+        .scans()
+        .flat_map(|(_, scan)| &scan.roots)
+        .map(
+            |r| json!({"path": r.root.path, "source": r.root.source, "rank": r.root.rank, "type": r.root_type.label()}),
+        )
+        .collect();
+    m.insert("searched".into(), json!({"roots": roots, "unscannedFoldersChecked": x.unscanned_checked}));
     Value::Object(m)
 }
 

@@ -1,0 +1,163 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[dsh-skills] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'dsh-skills'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'dsh-skills'= {
+            cand --cwd 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node''s path.resolve; it need not exist'
+            cand --dsh-home 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded'
+            cand --agents-home 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion'
+            cand --custom-dir 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory'
+            cand --bundled-dir 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on'
+            cand --description-max-length 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)'
+            cand --locale 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX'
+            cand --format 'Output format. `lint` also takes github and sarif'
+            cand --color 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal'
+            cand --no-cwd 'Discover as the harness does with no session cwd: no project roots'
+            cand --no-default-roots 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+            cand --no-config 'Ignore the harness''s configuration files; only flags and environment count'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'The ranked root scan, the winning skills, shadowed duplicates and every warning'
+            cand show 'One skill, and the exact <skill_content> block the model receives for it'
+            cand catalog 'The exact catalog text the model sees for the working directory'
+            cand explain 'Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'dsh-skills;list'= {
+            cand --cwd 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node''s path.resolve; it need not exist'
+            cand --dsh-home 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded'
+            cand --agents-home 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion'
+            cand --custom-dir 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory'
+            cand --bundled-dir 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on'
+            cand --description-max-length 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)'
+            cand --locale 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX'
+            cand --format 'Output format. `lint` also takes github and sarif'
+            cand --color 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal'
+            cand -v 'Also print the harness''s exact log line behind every problem'
+            cand --verbose 'Also print the harness''s exact log line behind every problem'
+            cand --no-cwd 'Discover as the harness does with no session cwd: no project roots'
+            cand --no-default-roots 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+            cand --no-config 'Ignore the harness''s configuration files; only flags and environment count'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dsh-skills;show'= {
+            cand --cwd 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node''s path.resolve; it need not exist'
+            cand --dsh-home 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded'
+            cand --agents-home 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion'
+            cand --custom-dir 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory'
+            cand --bundled-dir 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on'
+            cand --description-max-length 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)'
+            cand --locale 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX'
+            cand --format 'Output format. `lint` also takes github and sarif'
+            cand --color 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal'
+            cand --rendered 'Print exactly what the `skill` tool returns to the model, and nothing else'
+            cand --no-cwd 'Discover as the harness does with no session cwd: no project roots'
+            cand --no-default-roots 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+            cand --no-config 'Ignore the harness''s configuration files; only flags and environment count'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dsh-skills;catalog'= {
+            cand --cwd 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node''s path.resolve; it need not exist'
+            cand --dsh-home 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded'
+            cand --agents-home 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion'
+            cand --custom-dir 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory'
+            cand --bundled-dir 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on'
+            cand --description-max-length 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)'
+            cand --locale 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX'
+            cand --format 'Output format. `lint` also takes github and sarif'
+            cand --color 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal'
+            cand --update 'Print the replacement wording a session that already had a catalog receives (with no model-invocable skills: the empty replacement)'
+            cand --digest 'Print only the catalog digest (SHA-256 of the entries, as the harness computes it)'
+            cand -q 'Do not print the statistics (entries, size, cut descriptions) on stderr'
+            cand --quiet 'Do not print the statistics (entries, size, cut descriptions) on stderr'
+            cand --no-cwd 'Discover as the harness does with no session cwd: no project roots'
+            cand --no-default-roots 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+            cand --no-config 'Ignore the harness''s configuration files; only flags and environment count'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dsh-skills;explain'= {
+            cand --cwd 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node''s path.resolve; it need not exist'
+            cand --dsh-home 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded'
+            cand --agents-home 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion'
+            cand --custom-dir 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory'
+            cand --bundled-dir 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on'
+            cand --description-max-length 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)'
+            cand --locale 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX'
+            cand --format 'Output format. `lint` also takes github and sarif'
+            cand --color 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal'
+            cand --no-cwd 'Discover as the harness does with no session cwd: no project roots'
+            cand --no-default-roots 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+            cand --no-config 'Ignore the harness''s configuration files; only flags and environment count'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dsh-skills;completions'= {
+            cand --cwd 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node''s path.resolve; it need not exist'
+            cand --dsh-home 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded'
+            cand --agents-home 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion'
+            cand --custom-dir 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory'
+            cand --bundled-dir 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on'
+            cand --description-max-length 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)'
+            cand --locale 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX'
+            cand --format 'Output format. `lint` also takes github and sarif'
+            cand --color 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal'
+            cand --no-cwd 'Discover as the harness does with no session cwd: no project roots'
+            cand --no-default-roots 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+            cand --no-config 'Ignore the harness''s configuration files; only flags and environment count'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dsh-skills;help'= {
+            cand list 'The ranked root scan, the winning skills, shadowed duplicates and every warning'
+            cand show 'One skill, and the exact <skill_content> block the model receives for it'
+            cand catalog 'The exact catalog text the model sees for the working directory'
+            cand explain 'Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'dsh-skills;help;list'= {
+        }
+        &'dsh-skills;help;show'= {
+        }
+        &'dsh-skills;help;catalog'= {
+        }
+        &'dsh-skills;help;explain'= {
+        }
+        &'dsh-skills;help;completions'= {
+        }
+        &'dsh-skills;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,520 @@
+//! `explain <name>`: the whole resolution story of one skill name, as data.
+//!
+//! Every candidate with that frontmatter name in resolution order with the reason each loser
+//! loses; near misses the author probably meant as this skill (files that failed to parse,
+//! declare another name, `skill.md` instead of `SKILL.md`, nested one level too deep, a `.system`
+//! entry, folders the harness does not scan for this cwd); where the winner ends up.
+
+use crate::catalog::CatalogEntry;
+use crate::commands::edit_distance;
+use crate::discover::{Candidate, EntryReport, Outcome, ProjectRootReason, ProviderScan, SilentReason};
+use crate::platform;
+use crate::skillfile::{self, MissingReason, NoFrontmatter, Rejection};
+use crate::snapshot::Snapshot;
+use std::collections::BTreeSet;
+
+/// Why one candidate wins or loses.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    Winner,
+    Loses { to: usize, reason: String },
+}
+
+#[derive(Clone, Debug)]
+pub struct CandidateStory {
+    /// Index into [`Snapshot::candidates`].
+    pub index: usize,
+    pub verdict: Verdict,
+}
+
+/// Something an author probably meant as this skill, and why it is not a candidate.
+#[derive(Clone, Debug)]
+pub struct NearMiss {
+    pub path: String,
+    /// Plain words: what is wrong and what the harness does.
+    pub why: String,
+    /// The harness's exact log line, when it logs one.
+    pub log: Option<String>,
+    /// How to fix it, when there is a mechanical answer.
+    pub fix: Option<String>,
+}
+
+/// Where the winner ends up.
+#[derive(Clone, Debug)]
+pub struct Fate {
+    /// The exact catalog line, or why the skill is not in the catalog.
+    pub catalog: Result<CatalogLine, String>,
+    pub user_invocable: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct CatalogLine {
+    pub line: String,
+    /// When the description is cut: its normalized length and the text the model never sees.
+    pub cut: Option<(usize, String)>,
+    pub max: usize,
+}
+
+pub struct Explanation {
+    pub name: String,
+    pub stories: Vec<CandidateStory>,
+    pub winner: Option<usize>,
+    pub near_misses: Vec<NearMiss>,
+    pub fate: Option<Fate>,
+    /// Folders looked in that the harness does not scan, for the "what was searched" part.
+    pub unscanned_checked: Vec<String>,
+}
+
+pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
+    let winner = snap.winners.iter().copied().find(|&i| snap.candidates[i].skill.name == name);
+    let mut stories = Vec::new();
+    for &i in &snap.resolution_order {
+        let c = &snap.candidates[i];
+        if c.skill.name != name {
+            continue;
+        }
+        let verdict = match snap.shadowed.iter().find(|s| s.loser == i) {
+            Some(s) => Verdict::Loses { to: s.winner, reason: loss_reason(snap, c, &snap.candidates[s.winner]) },
+            None if Some(i) == winner => Verdict::Winner,
+            // Won its layer but was replaced by a nearer layer.
+            None => Verdict::Loses { to: winner.unwrap_or(i), reason: "a nearer registry layer replaced it".into() },
+        };
+        stories.push(CandidateStory { index: i, verdict });
+    }
+    // Cross-layer replacements come after the layer's own order; keep them with their name.
+    let fate = winner.map(|w| fate(snap, &snap.candidates[w]));
+    let mut near = Vec::new();
+    for (_, scan) in snap.scans() {
+        near_misses_in_scan(snap, scan, name, &mut near);
+    }
+    let unscanned_checked = unscanned_dirs(snap, env_home);
+    for dir in &unscanned_checked {
+        near_misses_in_unscanned(dir, name, &mut near);
+    }
+    Explanation { name: name.to_string(), stories, winner, near_misses: near, fate, unscanned_checked }
+}
+
+/// The label of an entry as it appears in its root: `foo/` for a bundle, `foo.md` for a file.
+pub fn entry_label(snap: &Snapshot, c: &Candidate) -> String {
+    let root = root_path(snap, c);
+    match &c.path {
+        Some(p) if Some(c.resource_base.as_str()) == root.as_deref() => basename(p),
+        Some(_) => format!("{}/", basename(&c.resource_base)),
+        None => c.provider.clone(),
+    }
+}
+
+fn root_path(snap: &Snapshot, c: &Candidate) -> Option<String> {
+    let provider = snap.providers.iter().find(|p| p.order == c.provider_order)?;
+    match &provider.run {
+        crate::snapshot::ProviderRun::Filesystem { scan, .. } => {
+            c.root_index.and_then(|i| scan.roots.get(i)).map(|r| r.root.path.clone())
+        }
+        crate::snapshot::ProviderRun::Badge { .. } => None,
+    }
+}
+
+fn basename(p: &str) -> String {
+    p.trim_end_matches(platform::SEP).rsplit(platform::SEP).next().unwrap_or(p).to_string()
+}
+
+/// Why `l` loses to `w`, in words.
+pub fn loss_reason(snap: &Snapshot, l: &Candidate, w: &Candidate) -> String {
+    if l.layer != w.layer {
+        let layer = |i: usize| snap.layer_names.get(i).cloned().unwrap_or_default();
+        return format!(
+            "the {} layer is nearer than the {} layer, and a nearer layer wins regardless of rank",
+            layer(w.layer),
+            layer(l.layer)
+        );
+    }
+    let (lr, wr) = (root_path(snap, l), root_path(snap, w));
+    if l.rank != w.rank {
+        let mut s = format!("rank {} ({}) loses to rank {} ({})", l.rank, l.source, w.rank, w.source);
+        if lr.is_some() && lr == wr {
+            s.push_str(&format!("; the same directory is scanned twice, as {} and as {}", w.source, l.source));
+        }
+        return s;
+    }
+    if l.provider_order != w.provider_order {
+        let mut s = format!(
+            "same rank {}: provider \"{}\" is registered before provider \"{}\"",
+            l.rank, w.provider, l.provider
+        );
+        if l.provider != w.provider && (l.provider == "dsh-badge" || w.provider == "dsh-badge") {
+            s.push_str(" (registration order between the bundled root and the badge is implementation-defined)");
+        }
+        return s;
+    }
+    if l.root_index != w.root_index {
+        return format!(
+            "same rank {}: custom dir {} is listed before {}",
+            l.rank,
+            wr.unwrap_or_default(),
+            lr.unwrap_or_default()
+        );
+    }
+    format!(
+        "same root: `{}` sorts after `{}` under {} collation",
+        entry_label(snap, l),
+        entry_label(snap, w),
+        snap.locale
+    )
+}
+
+fn fate(snap: &Snapshot, w: &Candidate) -> Fate {
+    let catalog = if !snap.tool_visible {
+        Err("the `skill` tool is not mounted in this configuration, so there is no catalog".to_string())
+    } else if !snap.complete {
+        Err("discovery is incomplete (a provider failed), so the harness publishes no catalog at all".to_string())
+    } else if !w.skill.invocation.model_invocable {
+        Err("not in the catalog: `disable-model-invocation` is set, so the model never sees it (a user can still type /name)".to_string())
+    } else {
+        let entry = CatalogEntry::new(&w.skill.name, &w.skill.description, snap.description_max_length);
+        let cut = entry.is_cut().then(|| {
+            let normalized = crate::js::collapse_whitespace(&w.skill.description);
+            let units: Vec<u16> = normalized.encode_utf16().collect();
+            let kept = snap.description_max_length.saturating_sub(3);
+            (units.len(), String::from_utf16_lossy(&units[kept.min(units.len())..]))
+        });
+        Ok(CatalogLine { line: entry.line(), cut, max: snap.description_max_length })
+    };
+    Fate { catalog, user_invocable: w.skill.invocation.user_invocable }
+}
+
+/// Is an entry stem close enough to the wanted name to be a likely typo or variant?
+fn close(stem: &str, wanted: &str) -> bool {
+    let norm = |s: &str| s.to_lowercase().replace(['_', ' ', '.'], "-");
+    let (a, b) = (norm(stem), norm(wanted));
+    a == b || edit_distance(&a, &b) <= (b.chars().count() / 4).clamp(1, 2)
+}
+
+fn stem(e: &EntryReport) -> &str {
+    e.name.strip_suffix(".md").unwrap_or(&e.name)
+}
+
+/// A rejection in plain words, with a fix when there is a mechanical one.
+pub fn rejection_summary(r: &Rejection) -> (String, Option<String>) {
+    match r {
+        Rejection::InvalidYaml { error, .. } => (
+            format!("its YAML frontmatter does not parse ({}), so the harness skips the file", error.message),
+            Some("quote values that contain `: ` or start with `[`, `{`, `*`, `&`, `!`, `%`, `@` or a backquote; indent with spaces, not tabs".into()),
+        ),
+        Rejection::Missing(MissingReason::Fences(NoFrontmatter::NoOpeningFence)) => (
+            "it has no frontmatter: the first line must be exactly `---` (no BOM in the bundled root, no spaces, LF or CRLF endings)".into(),
+            Some("start the file with a `---` line, the YAML, and a closing `---` line".into()),
+        ),
+        Rejection::Missing(MissingReason::Fences(NoFrontmatter::NoClosingFence)) => (
+            "its frontmatter is never closed: no line after the first is exactly `---`".into(),
+            Some("add a line `---` after the YAML".into()),
+        ),
+        Rejection::Missing(MissingReason::NotAMapping { shape, .. }) => {
+            (format!("its frontmatter is {shape}, not a mapping of keys"), Some("write `name: …` and `description: …` lines".into()))
+        }
+        Rejection::RequiresNameAndDescription { .. } => (
+            "`name` and `description` must both be non-empty strings".into(),
+            Some("quote values YAML reads as numbers, booleans or null (`name: \"123\"`)".into()),
+        ),
+        Rejection::InvalidName { name, .. } => (
+            format!("its name \"{}\" is not lowercase letters, digits and single hyphens", crate::term::safe(name)),
+            Some(format!("use `name: {}`", slug(name))),
+        ),
+        Rejection::InvalidInvocation { error, key, .. } => {
+            let fix = skillfile::LEGACY_KEYS.iter().find(|(k, _)| k == key).map(|(k, canonical)| {
+                if *k == "modelInvocable" {
+                    format!("replace `{k}` with `{canonical}` and invert the value (`modelInvocable: false` is `disable-model-invocation: true`)")
+                } else {
+                    format!("rename `{k}` to `{canonical}`")
+                }
+            });
+            (
+                format!("its invocation frontmatter is rejected ({error})"),
+                fix.or_else(|| Some(format!("write `{key}: true` or `{key}: false`"))),
+            )
+        }
+    }
+}
+
+/// A valid skill name close to `s`: lowercase, other characters to hyphens, hyphens squeezed.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.trim().chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+fn near_misses_in_scan(snap: &Snapshot, scan: &ProviderScan, wanted: &str, out: &mut Vec<NearMiss>) {
+    for r in &scan.roots {
+        for e in &r.entries {
+            let is_close = close(stem(e), wanted);
+            let path = e.locator.clone().unwrap_or_else(|| e.path.clone());
+            match &e.outcome {
+                Outcome::Warned { warning, rejection } => {
+                    let named = match rejection.as_deref() {
+                        Some(Rejection::InvalidName { name, .. }) => close(name, wanted),
+                        Some(Rejection::InvalidInvocation { .. }) => is_close,
+                        _ => false,
+                    };
+                    if is_close || named {
+                        let (why, fix) = match rejection.as_deref() {
+                            Some(r) => rejection_summary(r),
+                            None => (
+                                "the file is not valid UTF-8 text (or holds a NUL byte), so the harness skips it"
+                                    .into(),
+                                Some("save it as UTF-8".into()),
+                            ),
+                        };
+                        out.push(NearMiss { path, why, log: snap.warnings.get(*warning).cloned(), fix });
+                    }
+                }
+                Outcome::Candidate(k) if is_close => {
+                    let c = scan.candidates.get(*k).or_else(|| scan.discarded.get(*k));
+                    if let Some(c) = c.filter(|c| c.skill.name != wanted) {
+                        out.push(NearMiss {
+                            path,
+                            why: format!(
+                                "it declares `name: {}`, so it is the skill \"{}\" (the folder or file name does not count)",
+                                c.skill.name, c.skill.name
+                            ),
+                            log: None,
+                            fix: Some(format!("set `name: {wanted}` if this is meant to be {wanted}")),
+                        });
+                    }
+                }
+                Outcome::Silent(SilentReason::Missing) if e.kind == crate::nodefs::Kind::Directory => {
+                    out.extend(bundle_without_skill_md(e, Some(wanted)));
+                }
+                Outcome::Silent(SilentReason::NotAFile(what)) if is_close => out.push(NearMiss {
+                    path,
+                    why: format!("`SKILL.md` here is {what}, not a regular file; the harness skips it without a word"),
+                    log: None,
+                    fix: None,
+                }),
+                Outcome::Ignored if close(e.name.split('.').next().unwrap_or(""), wanted) => {
+                    out.extend(wrong_suffix(e));
+                }
+                Outcome::SystemSkipped => system_entry(e, wanted, out),
+                Outcome::Unreadable(what) if is_close => out.push(NearMiss {
+                    path,
+                    why: format!("it is a {what}: the harness would block reading it"),
+                    log: None,
+                    fix: None,
+                }),
+                Outcome::FailedProvider if is_close => out.push(NearMiss {
+                    path,
+                    why: "reading it failed in a way that makes the whole provider fail (no catalog at all)".into(),
+                    log: None,
+                    fix: None,
+                }),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A bundle folder without `SKILL.md`: a wrongly cased file, or skills nested one level deeper.
+/// With `wanted`, only what looks meant as that skill; without, everything found.
+pub fn bundle_without_skill_md(e: &EntryReport, wanted: Option<&str>) -> Vec<NearMiss> {
+    let mut out = Vec::new();
+    let is_close = wanted.is_none_or(|w| close(stem(e), w));
+    let Ok(rd) = std::fs::read_dir(&e.path) else { return out };
+    let mut names: Vec<String> = rd.flatten().filter_map(|d| d.file_name().to_str().map(str::to_string)).collect();
+    names.sort();
+    for n in &names {
+        let child = platform::join(&e.path, n);
+        if is_close && n != "SKILL.md" && (n.eq_ignore_ascii_case("skill.md") || n.to_lowercase().starts_with("skill."))
+        {
+            out.push(NearMiss {
+                path: child.clone(),
+                why: format!("the harness opens exactly `SKILL.md`; `{n}` is found only on case-insensitive file systems (macOS, Windows), never on Linux"),
+                log: None,
+                fix: Some(format!("rename `{n}` to `SKILL.md`")),
+            });
+        }
+        let nested = platform::join(&child, "SKILL.md");
+        if std::fs::metadata(&nested).is_ok_and(|m| m.is_file()) {
+            let meant = match wanted {
+                None => true,
+                Some(w) => close(n, w) || declared_name(&nested).as_deref() == Some(w),
+            };
+            if meant {
+                out.push(NearMiss {
+                    path: nested,
+                    why: format!(
+                        "nested one level too deep: the harness reads only <root>/<entry>/SKILL.md, so `{}/{n}/SKILL.md` is never found",
+                        e.name
+                    ),
+                    log: None,
+                    fix: Some(format!("move `{}/{n}` up into the root", e.name)),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A file the harness ignores because of its suffix, though it looks like a skill.
+pub fn wrong_suffix(e: &EntryReport) -> Option<NearMiss> {
+    let lower = e.name.to_lowercase();
+    let looks_like_markdown = [".markdown", ".md", ".mdx", ".mkd"].iter().any(|s| lower.ends_with(s));
+    (e.kind == crate::nodefs::Kind::File && looks_like_markdown && !e.name.ends_with(".md")).then(|| NearMiss {
+        path: e.path.clone(),
+        why: "only files whose names end in `.md` (lowercase) are read; this one is ignored silently".into(),
+        log: None,
+        fix: Some(format!("rename it to `{}.md`", e.name.split('.').next().unwrap_or("skill"))),
+    })
+}
+
+fn system_entry(e: &EntryReport, wanted: &str, out: &mut Vec<NearMiss>) {
+    let direct = platform::join(&e.path, "SKILL.md");
+    let mut found = Vec::new();
+    if declared_name(&direct).as_deref() == Some(wanted) {
+        found.push(direct);
+    }
+    if let Ok(rd) = std::fs::read_dir(&e.path) {
+        for d in rd.flatten() {
+            let p = platform::join(&platform::join(&e.path, &d.file_name().to_string_lossy()), "SKILL.md");
+            if close(&d.file_name().to_string_lossy(), wanted) || declared_name(&p).as_deref() == Some(wanted) {
+                found.push(p);
+            }
+        }
+    }
+    for p in found {
+        out.push(NearMiss {
+            path: p,
+            why: "the harness skips the `.system` entry of ~/.dsh/skills (a relic of its old system-skill layout), and never reads two levels deep".into(),
+            log: None,
+            fix: Some("move the skill folder directly into ~/.dsh/skills".into()),
+        });
+    }
+}
+
+/// The frontmatter `name` of a file, if it parses that far.
+fn declared_name(path: &str) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    let fm = skillfile::split_frontmatter(text.trim_start_matches('\u{feff}')).ok()?;
+    let parsed = crate::yaml::parse(&text.trim_start_matches('\u{feff}')[fm.yaml]).ok()?;
+    match parsed.value {
+        crate::yaml::Value::Object(o) => match o.get("name") {
+            Some(crate::yaml::Value::String(s)) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Folders other agents use, and `.dsh`/`.agents` folders of directories that are not the
+/// project root: places an author may have put a skill the harness never scans here.
+fn unscanned_dirs(snap: &Snapshot, home: &str) -> Vec<String> {
+    let scanned: BTreeSet<String> =
+        snap.scans().flat_map(|(_, s)| s.roots.iter().map(|r| r.root.path.clone())).collect();
+    let mut dirs = Vec::new();
+    const OTHER_AGENTS: [&str; 8] = [
+        ".claude/skills",
+        ".codex/skills",
+        ".opencode/skills",
+        ".opencode/skill",
+        ".cursor/skills",
+        ".github/skills",
+        ".gemini/skills",
+        "skills",
+    ];
+    if let Some(cwd) = &snap.cwd {
+        let project = snap.project_root.as_ref().map(|(p, _)| p.clone());
+        let mut cur = cwd.clone();
+        loop {
+            for sub in OTHER_AGENTS {
+                dirs.push(platform::join(&cur, sub));
+            }
+            if Some(&cur) != project.as_ref() {
+                dirs.push(platform::join(&cur, ".dsh/skills"));
+                dirs.push(platform::join(&cur, ".agents/skills"));
+            }
+            let parent = platform::dirname(&cur);
+            if parent == cur {
+                break;
+            }
+            cur = parent;
+        }
+    }
+    if !home.is_empty() {
+        for sub in [
+            ".claude/skills",
+            ".codex/skills",
+            ".config/opencode/skills",
+            ".gemini/skills",
+            ".dsh/skills",
+            ".agents/skills",
+        ] {
+            dirs.push(platform::join(home, sub));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    dirs.retain(|d| !scanned.contains(d) && seen.insert(d.clone()) && std::fs::metadata(d).is_ok_and(|m| m.is_dir()));
+    dirs
+}
+
+fn near_misses_in_unscanned(dir: &str, wanted: &str, out: &mut Vec<NearMiss>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let mut hits = Vec::new();
+    for d in rd.flatten().take(5000) {
+        let Some(n) = d.file_name().to_str().map(str::to_string) else { continue };
+        let s = n.strip_suffix(".md").unwrap_or(&n);
+        let path = platform::join(dir, &n);
+        let file = if d.path().is_dir() { platform::join(&path, "SKILL.md") } else { path.clone() };
+        if (close(s, wanted) || declared_name(&file).as_deref() == Some(wanted)) && std::fs::metadata(&file).is_ok() {
+            hits.push(file);
+        }
+    }
+    hits.sort();
+    for file in hits {
+        out.push(NearMiss {
+            path: file,
+            why: format!("`{dir}` is not a root the harness scans for this working directory"),
+            log: None,
+            fix: Some("move or link the skill into .dsh/skills or .agents/skills of the project root, or pass the folder with --custom-dir (the harness's customSkillDirs)".into()),
+        });
+    }
+}
+
+/// The project root and why, in words.
+pub fn project_root_words(snap: &Snapshot) -> String {
+    match &snap.project_root {
+        None => "no session cwd: project roots are not scanned".into(),
+        Some((root, ProjectRootReason::Git { marker, kind })) => {
+            format!("{root} (nearest ancestor with .git: {marker} is a {kind})")
+        }
+        Some((root, ProjectRootReason::NoGitAbove)) => {
+            format!("{root} (no .git in any ancestor, so the cwd itself is the project root)")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug("My_Skill Name"), "my-skill-name");
+        assert_eq!(slug("--A--b--"), "a-b");
+        assert_eq!(slug("foo\n"), "foo");
+    }
+
+    #[test]
+    fn closeness() {
+        assert!(close("pdf_tools", "pdf-tools"));
+        assert!(close("PDF-Tools", "pdf-tools"));
+        assert!(close("pdf-tool", "pdf-tools"));
+        assert!(!close("deploy", "pdf-tools"));
+    }
+}

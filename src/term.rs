@@ -1,0 +1,187 @@
+//! How human output looks on this terminal: colour on or off, the width to fit, and terminal
+//! safety (control characters and escape sequences from skill files are shown escaped, never
+//! sent raw). `main` decides once; everything human goes through a [`Term`].
+
+use owo_colors::{OwoColorize, Style};
+use std::borrow::Cow;
+
+/// Display decisions for human output.
+#[derive(Clone, Copy, Debug)]
+pub struct Term {
+    pub color: bool,
+    /// Columns to fit; `None` when piped (no truncation, plain lines).
+    pub width: Option<usize>,
+}
+
+impl Default for Term {
+    /// Plain: no colour, no width limit (what a pipe gets).
+    fn default() -> Self {
+        Term { color: false, width: None }
+    }
+}
+
+/// The `--color` choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorMode {
+    Auto,
+    Always,
+    Never,
+}
+
+impl Term {
+    /// Decide from the flag, the environment (`NO_COLOR`, `CLICOLOR_FORCE`, `CLICOLOR`,
+    /// `TERM`, `COLUMNS`) and whether stdout is a terminal.
+    pub fn detect(
+        mode: ColorMode,
+        var: &dyn Fn(&str) -> Option<String>,
+        stdout_is_tty: bool,
+        tty_width: Option<usize>,
+    ) -> Term {
+        let set = |k: &str| var(k).filter(|v| !v.is_empty());
+        let color = match mode {
+            ColorMode::Always => true,
+            ColorMode::Never => false,
+            ColorMode::Auto => {
+                if set("NO_COLOR").is_some() {
+                    false
+                } else if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+                    true
+                } else if set("CLICOLOR").is_some_and(|v| v == "0") {
+                    false
+                } else {
+                    stdout_is_tty && var("TERM").is_none_or(|t| t != "dumb")
+                }
+            }
+        };
+        let columns = set("COLUMNS").and_then(|c| c.trim().parse::<usize>().ok()).filter(|&c| c >= 20);
+        let width = columns.or(if stdout_is_tty { Some(tty_width.unwrap_or(100)) } else { None });
+        Term { color, width }
+    }
+
+    /// `text` in `style` when colour is on.
+    pub fn paint(&self, text: &str, style: Style) -> String {
+        if self.color { text.style(style).to_string() } else { text.to_string() }
+    }
+
+    pub fn bold(&self, text: &str) -> String {
+        self.paint(text, Style::new().bold())
+    }
+
+    pub fn dim(&self, text: &str) -> String {
+        self.paint(text, Style::new().dimmed())
+    }
+
+    pub fn red(&self, text: &str) -> String {
+        self.paint(text, Style::new().red().bold())
+    }
+
+    pub fn yellow(&self, text: &str) -> String {
+        self.paint(text, Style::new().yellow())
+    }
+
+    pub fn green(&self, text: &str) -> String {
+        self.paint(text, Style::new().green())
+    }
+
+    pub fn cyan(&self, text: &str) -> String {
+        self.paint(text, Style::new().cyan())
+    }
+}
+
+/// Characters that must never reach a terminal raw: C0 controls (tab and newline included, so
+/// one value stays on one line), DEL, C1 controls, and the bidirectional overrides and isolates
+/// that can reorder what is shown.
+pub fn is_unsafe_char(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+}
+
+/// `s` with every unsafe character written as a visible escape (`\n`, `\t`, `\x1b`, `\u{202e}`).
+pub fn safe(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x100 && is_unsafe_char(c) => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if is_unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Like [`safe`] but keeps newlines (for multi-line bodies shown as text).
+pub fn safe_multiline(s: &str) -> String {
+    s.split('\n').map(|line| safe(line).into_owned()).collect::<Vec<_>>().join("\n")
+}
+
+/// Cut `s` to at most `width` display columns (one per char here), ending with `…` when cut.
+pub fn fit(s: &str, width: usize) -> Cow<'_, str> {
+    let n = s.chars().count();
+    if n <= width {
+        return Cow::Borrowed(s);
+    }
+    if width == 0 {
+        return Cow::Borrowed("");
+    }
+    let mut out: String = s.chars().take(width - 1).collect();
+    out.push('…');
+    Cow::Owned(out)
+}
+
+/// The terminal's width in columns, when stdout is one.
+pub fn tty_columns() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: TIOCGWINSZ fills a plain struct; a failing call leaves it zeroed.
+        let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+        let rc = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut ws) };
+        if rc == 0 && ws.ws_col > 0 {
+            return Some(ws.ws_col as usize);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_what_a_terminal_would_obey() {
+        assert_eq!(safe("plain é 😀"), "plain é 😀");
+        assert_eq!(safe("a\u{1b}[31mred"), "a\\x1b[31mred");
+        assert_eq!(safe("x\ny\tz"), "x\\ny\\tz");
+        assert_eq!(safe("\u{9b}31m"), "\\x9b31m");
+        assert_eq!(safe("abc\u{202e}fed"), "abc\\u{202e}fed");
+        assert_eq!(safe("\u{7f}"), "\\x7f");
+    }
+
+    #[test]
+    fn colour_decisions() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        };
+        assert!(!Term::detect(ColorMode::Auto, &env(&[]), false, None).color);
+        assert!(Term::detect(ColorMode::Auto, &env(&[]), true, None).color);
+        assert!(!Term::detect(ColorMode::Auto, &env(&[("NO_COLOR", "1")]), true, None).color);
+        assert!(Term::detect(ColorMode::Auto, &env(&[("CLICOLOR_FORCE", "1")]), false, None).color);
+        assert!(!Term::detect(ColorMode::Auto, &env(&[("CLICOLOR", "0")]), true, None).color);
+        assert!(!Term::detect(ColorMode::Auto, &env(&[("TERM", "dumb")]), true, None).color);
+        assert!(Term::detect(ColorMode::Always, &env(&[("NO_COLOR", "1")]), false, None).color);
+        assert!(!Term::detect(ColorMode::Never, &env(&[]), true, None).color);
+        assert_eq!(Term::detect(ColorMode::Never, &env(&[("COLUMNS", "80")]), false, None).width, Some(80));
+        assert_eq!(Term::detect(ColorMode::Never, &env(&[]), false, None).width, None);
+        assert_eq!(Term::detect(ColorMode::Never, &env(&[]), true, Some(120)).width, Some(120));
+    }
+
+    #[test]
+    fn fitting() {
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("abc", 4), "abc");
+    }
+}
