@@ -430,17 +430,24 @@ fn unscanned_dirs(snap: &Snapshot, home: &str) -> Vec<String> {
     ];
     if let Some(cwd) = &snap.cwd {
         let project = snap.project_root.as_ref().map(|(p, _)| p.clone());
+        // From the cwd up to the project root, and the project root's parent for .dsh/.agents.
         let mut cur = cwd.clone();
         loop {
+            let at_project = Some(&cur) == project.as_ref();
             for sub in OTHER_AGENTS {
                 dirs.push(platform::join(&cur, sub));
             }
-            if Some(&cur) != project.as_ref() {
+            if !at_project {
                 dirs.push(platform::join(&cur, ".dsh/skills"));
                 dirs.push(platform::join(&cur, ".agents/skills"));
             }
             let parent = platform::dirname(&cur);
             if parent == cur {
+                break;
+            }
+            if at_project {
+                dirs.push(platform::join(&parent, ".dsh/skills"));
+                dirs.push(platform::join(&parent, ".agents/skills"));
                 break;
             }
             cur = parent;
