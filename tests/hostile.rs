@@ -1,0 +1,294 @@
+//! Hostile skill trees: every subcommand must finish (a generous minute, to detect hangs, not to
+//! measure speed), exit 0, 1 or 2, never panic, and never let an escape sequence from a skill file
+//! reach the terminal.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_dsh-skills")
+}
+
+struct Case {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Case {
+    fn new() -> Case {
+        let dir = tempfile::Builder::new().prefix("dsh-hostile-").tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir_all(root.join("proj/.git")).unwrap();
+        fs::create_dir_all(root.join("proj/.dsh/skills")).unwrap();
+        fs::create_dir_all(root.join("bundled")).unwrap();
+        Case { _dir: dir, root }
+    }
+
+    fn skills(&self) -> PathBuf {
+        self.root.join("proj/.dsh/skills")
+    }
+
+    fn write(&self, rel: &str, data: &[u8]) {
+        let p = self.skills().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, data).unwrap();
+    }
+
+    /// Run every subcommand against the tree.
+    fn run_all(&self, label: &str) {
+        let root = self.root.to_string_lossy().into_owned();
+        let base = [
+            "--no-config".to_string(),
+            "--cwd".into(),
+            format!("{root}/proj"),
+            "--dsh-home".into(),
+            format!("{root}/home/.dsh"),
+            "--agents-home".into(),
+            format!("{root}/home/.agents"),
+            "--bundled-dir".into(),
+            format!("{root}/bundled"),
+        ];
+        let commands: [&[&str]; 8] = [
+            &["list"],
+            &["list", "--format", "json"],
+            &["list", "--verbose", "--color", "always"],
+            &["catalog"],
+            &["catalog", "--format", "json"],
+            &["show", "victim"],
+            &["explain", "victim"],
+            &["explain", "nothing"],
+        ];
+        for args in commands {
+            let mut cmd = Command::new(bin());
+            cmd.args(args).args(&base).env("COLUMNS", "100").env("LC_ALL", "en_US.UTF-8");
+            let (code, out, err) = run_bounded(cmd, label, args);
+            assert!(matches!(code, 0..=2), "{label} {args:?}: exit {code}\n{err}");
+            assert!(!err.contains("panicked"), "{label} {args:?} panicked:\n{err}");
+            // JSON and the exact catalog text are data and stay byte-exact; stderr never is.
+            let exact_data = args.contains(&"json") || args == ["catalog"];
+            for bad in ['\u{1b}', '\u{9b}', '\u{7}', '\u{202e}'] {
+                assert!(!err.contains(bad), "{label} {args:?}: raw {bad:?} on stderr");
+            }
+            if !exact_data {
+                let text = String::from_utf8_lossy(&out);
+                let stripped = strip_sgr(&text);
+                for bad in ['\u{1b}', '\u{9b}', '\u{7}', '\u{202e}'] {
+                    assert!(!stripped.contains(bad), "{label} {args:?}: raw {bad:?} on stdout");
+                }
+            }
+        }
+    }
+}
+
+/// Run with a deadline; kill and fail on a hang.
+fn run_bounded(mut cmd: Command, label: &str, args: &[&str]) -> (i32, Vec<u8>, String) {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut v).ok();
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut v).ok();
+        v
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{label} {args:?}: still running after {LIMIT:?} (a hang)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = out_reader.join().unwrap();
+    let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    use std::os::unix::process::ExitStatusExt;
+    let code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+    (code, out, err)
+}
+
+fn strip_sgr(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 2..];
+        let end = tail.find(|c: char| !(c.is_ascii_digit() || c == ';')).unwrap_or(tail.len());
+        if tail[end..].starts_with('m') {
+            rest = &tail[end + 1..];
+        } else {
+            out.push('\u{1b}');
+            rest = &rest[i + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn mkfifo(path: &Path) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(status.success());
+}
+
+fn skill(name: &str, description: &str, body: &str) -> Vec<u8> {
+    format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n").into_bytes()
+}
+
+#[test]
+fn fifos_are_never_opened() {
+    let c = Case::new();
+    mkfifo(&c.skills().join("victim/SKILL.md"));
+    mkfifo(&c.skills().join("x.md"));
+    mkfifo(&c.root.join("bundled/b/SKILL.md"));
+    mkfifo(&c.root.join("bundled/y.md"));
+    c.write("ok.md", &skill("victim", "still here", "body"));
+    c.run_all("fifos");
+}
+
+#[test]
+fn links_to_devices() {
+    let c = Case::new();
+    std::os::unix::fs::symlink("/dev/zero", c.skills().join("zero.md")).unwrap();
+    fs::create_dir_all(c.skills().join("victim")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", c.skills().join("victim/SKILL.md")).unwrap();
+    fs::create_dir_all(c.root.join("bundled/z")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", c.root.join("bundled/z/SKILL.md")).unwrap();
+    std::os::unix::fs::symlink("/dev/urandom", c.root.join("bundled/r.md")).unwrap();
+    c.run_all("devices");
+}
+
+#[test]
+fn symlink_loops_in_entries_and_roots() {
+    let c = Case::new();
+    std::os::unix::fs::symlink("loop", c.skills().join("loop")).unwrap();
+    c.run_all("entry loop");
+    let c = Case::new();
+    fs::create_dir_all(c.root.join("home/.agents")).unwrap();
+    std::os::unix::fs::symlink("skills", c.root.join("home/.agents/skills")).unwrap();
+    std::os::unix::fs::symlink("bloop", c.root.join("bundled/bloop")).unwrap();
+    c.write("victim/SKILL.md", &skill("victim", "d", "b"));
+    c.run_all("root loop");
+}
+
+#[test]
+fn pathological_yaml() {
+    let c = Case::new();
+    c.write("deep.md", format!("---\nname: victim\ndescription: {}\n---\n", "[".repeat(200_000)).as_bytes());
+    c.write(
+        "deep2.md",
+        format!("---\nname: victim\ndescription: {}x{}\n---\n", "{a: ".repeat(50_000), "}".repeat(50_000)).as_bytes(),
+    );
+    let mut bomb =
+        String::from("---\nname: victim\ndescription: d\nmetadata:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..20 {
+        bomb.push_str(&format!(
+            "  a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n",
+            p = i - 1
+        ));
+    }
+    bomb.push_str("---\n");
+    c.write("bomb.md", bomb.as_bytes());
+    let mut keys = String::from("---\nname: victim\ndescription: d\nmetadata:\n");
+    for i in 0..200_000 {
+        keys.push_str(&format!("  k{i}: {i}\n"));
+    }
+    keys.push_str("---\n");
+    c.write("keys.md", keys.as_bytes());
+    c.run_all("yaml");
+}
+
+#[test]
+fn huge_files() {
+    let c = Case::new();
+    let desc = "x".repeat(50 << 20);
+    c.write("victim.md", &skill("victim", &desc, "b"));
+    let mut f = fs::File::create(c.skills().join("big.md")).unwrap();
+    f.write_all(b"---\nname: big\ndescription: big body\n---\n").unwrap();
+    let chunk = "lorem ipsum ".repeat(10_000);
+    for _ in 0..(200 << 20) / chunk.len() {
+        f.write_all(chunk.as_bytes()).unwrap();
+    }
+    drop(f);
+    c.run_all("huge");
+}
+
+#[test]
+fn odd_bytes_and_names() {
+    let c = Case::new();
+    c.write("nul.md", b"---\nname: victim\ndescription: a\0b\n---\n");
+    c.write("bad-utf8.md", b"---\nname: victim\ndescription: caf\xe9\n---\n");
+    fs::write(c.root.join("bundled/bad-utf8.md"), b"---\nname: victim\ndescription: caf\xe9\n---\n").unwrap();
+    use std::os::unix::ffi::OsStrExt;
+    let weird = c.skills().join(std::ffi::OsStr::from_bytes(b"n\xffame.md"));
+    fs::write(weird, skill("weird", "d", "b")).unwrap();
+    c.write(
+        "esc.md",
+        b"---\nname: victim\ndescription: \"\\e[2J\\e]0;pwned\\a \\u202e \\x9b\"\n---\nbody \x1b[31m red\n",
+    );
+    c.write("\u{1b}[31mred.md", &skill("red", "d", "b"));
+    c.write("empty.md", b"");
+    c.write("fence.md", b"---\n");
+    c.write("fences.md", b"---\n---\n");
+    fs::create_dir_all(c.skills().join("dir/SKILL.md")).unwrap();
+    c.run_all("odd");
+}
+
+#[test]
+fn many_entries() {
+    let c = Case::new();
+    for i in 0..20_000 {
+        c.write(&format!("s{i}.md"), &skill(&format!("s{i}"), "d", "b"));
+    }
+    c.run_all("20k");
+}
+
+#[test]
+fn unreadable_directory_as_another_user() {
+    let is_root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    if !is_root || Command::new("setpriv").arg("--help").output().is_err() {
+        eprintln!("skipped: needs root and setpriv to run as nobody");
+        return;
+    }
+    let c = Case::new();
+    c.write("victim/SKILL.md", &skill("victim", "d", "b"));
+    c.write("locked/SKILL.md", &skill("locked", "d", "b"));
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&c.root, fs::Permissions::from_mode(0o755)).unwrap();
+    for d in ["proj", "proj/.dsh", "proj/.dsh/skills", "proj/.dsh/skills/victim", "bundled"] {
+        fs::set_permissions(c.root.join(d), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    fs::set_permissions(c.skills().join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+    let copy = c.root.join("dsh-skills");
+    fs::copy(bin(), &copy).unwrap();
+    fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).unwrap();
+    let root = c.root.to_string_lossy().into_owned();
+    for args in [&["list"][..], &["catalog", "--format", "json"], &["explain", "locked"]] {
+        let mut cmd = Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(&copy).args(args).args([
+            "--no-config",
+            "--cwd",
+            &format!("{root}/proj"),
+            "--dsh-home",
+            &format!("{root}/h"),
+            "--agents-home",
+            &format!("{root}/h"),
+        ]);
+        let (code, _, err) = run_bounded(cmd, "unreadable", args);
+        assert!(matches!(code, 0..=2), "{args:?}: exit {code}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+    fs::set_permissions(c.skills().join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
+}
