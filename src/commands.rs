@@ -38,7 +38,9 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Run a parsed command line. `Err` carries an I/O failure or a usage error (exit 2).
 pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
-    let settings = settings_from_args(&cli.global, env);
+    let mut settings = settings_from_args(&cli.global, env);
+    // Only `show` prints a body; the others drop each body once the file is validated.
+    settings.scan.keep_content = matches!(cli.command, Command::Show(_));
     match &cli.command {
         Command::List(args) => list(&cli.global, args, &settings, env, io),
         Command::Show(args) => show(&cli.global, args, &settings, env, io),

@@ -329,6 +329,9 @@ pub struct Entry {
     pub kind: Kind,
     /// `join(root display path, name)`: symlinks in it are never resolved.
     pub path: String,
+    /// The entry's real path (the filesystem service's target key), when listed in production
+    /// mode: reads go through it without resolving the display path again.
+    pub key: Option<String>,
 }
 
 /// Entries the listing saw but the provider cannot use, reported for diagnostics.
@@ -361,14 +364,24 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
         let (mut named, non_utf8) = split_names(raw);
         named.sort_by(|a, b| collator.compare(&a.0, &b.0));
         let mut entries = Vec::with_capacity(named.len());
-        for (name, _) in named {
+        for (name, file_type) in named {
             let display = platform::join(root, &name);
+            let child_path = platform::join(&target, &name);
+            // Not a symlink: inside a real directory its real path is its own path, and its
+            // type is the one readdir reported, so realpath + stat would tell nothing new.
+            if let Some(ft) = file_type.filter(|t| !t.is_symlink()) {
+                entries.push(Entry { name, kind: Kind::of_type(&ft), path: display, key: Some(child_path) });
+                continue;
+            }
             let child = (|| {
-                let key = resolve_target(&platform::join(&target, &name))?;
-                nodefs::probe(&key).map_err(Stage::Node)
+                let key = resolve_target(&child_path)?;
+                let kind = nodefs::probe(&key).map_err(Stage::Node)?;
+                Ok((key, kind))
             })();
             match child {
-                Ok(kind) => entries.push(Entry { name, kind: kind.unwrap_or(Kind::Other), path: display }),
+                Ok((key, kind)) => {
+                    entries.push(Entry { name, kind: kind.unwrap_or(Kind::Other), path: display, key: Some(key) })
+                }
                 Err(e) => return Err(Stage::Fs(listing_io_error(&display, e))),
             }
         }
@@ -419,7 +432,7 @@ fn list_node(root: &str, collator: &EntryCollator, log: &mut Vec<String>) -> Res
             },
             _ => Kind::Other,
         };
-        entries.push(Entry { name, kind, path });
+        entries.push(Entry { name, kind, path, key: None });
     }
     entries.sort_by(|a, b| collator.compare(&a.name, &b.name));
     Ok(Listing::Entries { entries, non_utf8 })
@@ -470,7 +483,12 @@ fn read_production(path: &str) -> Result<ReadOutcome, ProviderError> {
         Kind::Directory => return Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
         Kind::Other => return Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
     }
-    let bytes = match nodefs::read_file(&target, &target) {
+    read_text_at(path, &target)
+}
+
+/// `readWholeText` of the file whose real path is `target` (`path` is its display path).
+fn read_text_at(path: &str, target: &str) -> Result<ReadOutcome, ProviderError> {
+    let bytes = match nodefs::read_file(target, target) {
         Ok(b) => b,
         Err(ReadError::Node(e)) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
         Err(ReadError::Node(e)) => return Err(ProviderError::Node(e)),
@@ -508,6 +526,23 @@ fn read_node(path: &str) -> Result<ReadOutcome, ProviderError> {
 /// root (`node_mode`), through the filesystem service otherwise.
 pub fn read_skill_file(path: &str, node_mode: bool) -> Result<ReadOutcome, ProviderError> {
     if node_mode { read_node(path) } else { read_production(path) }
+}
+
+/// [`read_production`] when the file's real path is already known from the listing
+/// (`key`). When `key` is not a symlink its real path is itself and `lstat` is the `stat` the
+/// service would make; anything else takes the full route, so every error reads the same.
+fn read_production_at(path: &str, key: &str) -> Result<ReadOutcome, ProviderError> {
+    match std::fs::symlink_metadata(key) {
+        Ok(meta) if !meta.file_type().is_symlink() => match Kind::of(&meta) {
+            Kind::File => read_text_at(path, key),
+            Kind::Directory => Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
+            Kind::Other => Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
+        },
+        Err(e) if matches!(nodefs::errno_name(&e), "ENOENT" | "ENOTDIR") => {
+            Ok(ReadOutcome::Silent(SilentReason::Missing))
+        }
+        _ => read_production(path),
+    }
 }
 
 /// A parsed skill as the provider hands it to the registry (`SkillCandidate`).
@@ -596,12 +631,31 @@ pub struct ProviderScan {
     pub notes: Vec<String>,
 }
 
+/// How much of each skill file a scan keeps.
+#[derive(Clone, Copy, Debug)]
+pub struct ScanOptions {
+    /// Keep the trimmed body (`show`, `lint`); commands that never print bodies drop it as soon
+    /// as the file is validated, which keeps memory flat on large trees.
+    pub keep_content: bool,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions { keep_content: true }
+    }
+}
+
 /// Run the filesystem provider's `list({cwd})`. Harness warnings go to `log` in order.
+///
+/// Within a root, reading and parsing run on all cores; their results are then applied in
+/// entry order, so warnings, candidate order and the point where a provider failure stops the
+/// scan are exactly what the harness's sequential loop produces.
 pub fn scan_provider(
     provider: &ResolvedProvider,
     project_root: Option<&str>,
     provider_order: usize,
     collator: &EntryCollator,
+    options: ScanOptions,
     log: &mut Vec<String>,
 ) -> ProviderScan {
     let mut scan = ProviderScan {
@@ -642,12 +696,13 @@ pub fn scan_provider(
                 continue;
             }
         };
-        for entry in entries {
-            let (outcome, locator) = if scan.error.is_some() {
+        let processed = par_map(&entries, |entry| process_entry(&report.root, entry, options));
+        for (entry, work) in entries.into_iter().zip(processed) {
+            if scan.error.is_some() {
                 break;
-            } else {
-                scan_entry(&report.root, &entry, root_index, provider, provider_order, &mut scan, log)
-            };
+            }
+            let (outcome, locator) =
+                apply_entry(&report.root, work, root_index, provider, provider_order, &mut scan, log);
             report.entries.push(EntryReport { name: entry.name, kind: entry.kind, path: entry.path, locator, outcome });
         }
         scan.roots.push(report);
@@ -658,26 +713,100 @@ pub fn scan_provider(
     scan
 }
 
-fn scan_entry(
+/// `f` over `items` on every available core, results in input order.
+fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if workers < 2 || items.len() < 32 {
+        return items.iter().map(&f).collect();
+    }
+    let chunk = 16;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+                        if start >= items.len() {
+                            break mine;
+                        }
+                        let end = (start + chunk).min(items.len());
+                        mine.push((start, items[start..end].iter().map(&f).collect()));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    });
+    parts.sort_by_key(|(start, _)| *start);
+    parts.into_iter().flat_map(|(_, v)| v).collect()
+}
+
+/// What reading and parsing one entry produced, before any of it is logged.
+enum EntryWork {
+    SystemSkipped,
+    Ignored,
+    Read(Box<ReadWork>),
+}
+
+struct ReadWork {
+    path: String,
+    directory: String,
+    read: Result<ReadOutcome, ProviderError>,
+    parsed: Option<Result<ParsedSkill, Rejection>>,
+}
+
+/// The side-effect-free part of the provider's loop body: classify, read, parse.
+fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork {
+    if root.skip_system && entry.name == ".system" {
+        return EntryWork::SystemSkipped;
+    }
+    let (path, directory, key) = match entry.kind {
+        Kind::Directory => (
+            platform::join(&entry.path, "SKILL.md"),
+            entry.path.clone(),
+            entry.key.as_ref().map(|k| platform::join(k, "SKILL.md")),
+        ),
+        Kind::File if entry.name.ends_with(".md") => (entry.path.clone(), root.path.clone(), entry.key.clone()),
+        _ => return EntryWork::Ignored,
+    };
+    let read = match (&key, root.trusted_host) {
+        (Some(key), false) => read_production_at(&path, key),
+        _ => read_skill_file(&path, root.trusted_host),
+    };
+    let parsed = match &read {
+        Ok(ReadOutcome::Text(text)) => Some(skillfile::parse_skill_text_with(text, options.keep_content)),
+        _ => None,
+    };
+    let read = read.map(|r| match r {
+        // The text is parsed; do not keep it.
+        ReadOutcome::Text(_) => ReadOutcome::Text(String::new()),
+        other => other,
+    });
+    EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed }))
+}
+
+/// The ordered part: log warnings, record candidates, stop at a provider failure.
+fn apply_entry(
     root: &Root,
-    entry: &Entry,
+    work: EntryWork,
     root_index: usize,
     provider: &ResolvedProvider,
     provider_order: usize,
     scan: &mut ProviderScan,
     log: &mut Vec<String>,
 ) -> (Outcome, Option<String>) {
-    if root.skip_system && entry.name == ".system" {
-        return (Outcome::SystemSkipped, None);
-    }
-    let (path, directory) = match entry.kind {
-        Kind::Directory => (platform::join(&entry.path, "SKILL.md"), entry.path.clone()),
-        Kind::File if entry.name.ends_with(".md") => (entry.path.clone(), root.path.clone()),
-        _ => return (Outcome::Ignored, None),
+    let (path, directory, read, parsed) = match work {
+        EntryWork::SystemSkipped => return (Outcome::SystemSkipped, None),
+        EntryWork::Ignored => return (Outcome::Ignored, None),
+        EntryWork::Read(w) => {
+            let ReadWork { path, directory, read, parsed } = *w;
+            (path, directory, read, parsed)
+        }
     };
-    let read = read_skill_file(&path, root.trusted_host);
-    let text = match read {
-        Ok(ReadOutcome::Text(t)) => t,
+    match read {
+        Ok(ReadOutcome::Text(_)) => {}
         Ok(ReadOutcome::Silent(reason)) => return (Outcome::Silent(reason), Some(path)),
         Ok(ReadOutcome::NotText { warning, .. }) => {
             log.push(warning);
@@ -693,8 +822,8 @@ fn scan_entry(
             scan.error = Some(e);
             return (Outcome::FailedProvider, Some(path));
         }
-    };
-    match skillfile::parse_skill_text(&text) {
+    }
+    match parsed.expect("text is always parsed") {
         Ok(skill) => {
             let local_order = scan.candidates.len();
             scan.candidates.push(Candidate {

@@ -149,7 +149,11 @@ pub enum Kind {
 
 impl Kind {
     pub fn of(meta: &Metadata) -> Kind {
-        let ft = meta.file_type();
+        Kind::of_type(&meta.file_type())
+    }
+
+    /// The kind of a `readdir` entry type that is not a symlink.
+    pub fn of_type(ft: &std::fs::FileType) -> Kind {
         if ft.is_file() {
             Kind::File
         } else if ft.is_dir() {

@@ -151,6 +151,11 @@ pub fn shape_of(v: &Value) -> &'static str {
 
 /// `parseSkillFile` after the read: split, parse, validate.
 pub fn parse_skill_text(raw: &str) -> Result<ParsedSkill, Rejection> {
+    parse_skill_text_with(raw, true)
+}
+
+/// [`parse_skill_text`], keeping the trimmed body only when `keep_content` is set.
+pub fn parse_skill_text_with(raw: &str, keep_content: bool) -> Result<ParsedSkill, Rejection> {
     let fm = split_frontmatter(raw).map_err(|e| Rejection::Missing(MissingReason::Fences(e)))?;
     let parsed = yaml::parse(&raw[fm.yaml.clone()])
         .map_err(|error| Rejection::InvalidYaml { error: Box::new(error), frontmatter: fm.clone() })?;
@@ -193,7 +198,7 @@ pub fn parse_skill_text(raw: &str) -> Result<ParsedSkill, Rejection> {
         when_to_use: string_field(data, "whenToUse").map(str::to_string),
         invocation,
         metadata,
-        content: js::trim(&raw[fm.body.clone()]).to_string(),
+        content: if keep_content { js::trim(&raw[fm.body.clone()]).to_string() } else { String::new() },
         frontmatter: fm,
         top_keys,
     })

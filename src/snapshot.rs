@@ -53,6 +53,8 @@ pub struct Settings {
     /// Whether the `skill` tool (tool-skill) is mounted and visible; without it the catalog
     /// listener sees no skills (the `minimal` preset).
     pub tool_visible: bool,
+    /// What the scan keeps of each file.
+    pub scan: discover::ScanOptions,
 }
 
 impl Settings {
@@ -69,6 +71,7 @@ impl Settings {
             description_max_length,
             locale,
             tool_visible: true,
+            scan: discover::ScanOptions::default(),
         }
     }
 }
@@ -137,7 +140,8 @@ impl Snapshot {
                     ProviderSpec::Filesystem(config) => {
                         let resolved = ResolvedProvider::new(config, env);
                         let root = project_root.as_ref().map(|(p, _)| p.as_str());
-                        let scan = discover::scan_provider(&resolved, root, order, &collator, &mut warnings);
+                        let scan =
+                            discover::scan_provider(&resolved, root, order, &collator, settings.scan, &mut warnings);
                         let error = scan.error.as_ref().map(|e| e.to_string());
                         if let Some(e) = &error {
                             // The registry's log line for a rejected list() (spec 5.1).
