@@ -38,6 +38,7 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
         Command::List(args) => list(&cli.global, args, &settings, env, io),
         Command::Show(args) => show(&cli.global, args, &settings, env, io),
         Command::Catalog(args) => catalog_cmd(&cli.global, args, &settings, env, io),
+        Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
     }
 }
 
