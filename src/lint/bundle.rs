@@ -32,7 +32,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
             continue;
         }
         let span = body_offset + r.start..body_offset + r.end;
-        let shown = super::term::escape(&target).into_owned();
+        let shown = target.clone();
         if target.starts_with('/') || target.starts_with('~') || is_windows_absolute(&target) {
             out.push(
                 Finding::new(
@@ -58,7 +58,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
                     format!(
                         "the model resolves it against `{}`; the file is not part of the skill, so copying or installing \
                          the skill breaks the reference",
-                        super::term::escape(base)
+                        base
                     ),
                 )
                 .at(span)
@@ -73,15 +73,12 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
             "broken-reference",
             path,
             format!("`{shown}` does not exist in the skill's base directory"),
-            format!(
-                "the model is told to resolve relative paths against `{}` and will not find this file",
-                super::term::escape(base)
-            ),
+            format!("the model is told to resolve relative paths against `{}` and will not find this file", base),
         )
         .at(span);
         if let Some(near) = nearest_file(base, &target) {
-            f = f.label(format!("did you mean `{}`?", super::term::escape(&near)));
-            f = f.help(format!("did you mean `{}`?", super::term::escape(&near)));
+            f = f.label(format!("did you mean `{}`?", &near));
+            f = f.help(format!("did you mean `{}`?", &near));
         } else {
             f = f.help("fix the path or add the file");
         }
@@ -334,10 +331,7 @@ pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
                 Finding::new(
                     "symlink-escapes-bundle",
                     &shown_link,
-                    format!(
-                        "this symbolic link points outside the skill folder, to `{}`",
-                        super::term::escape(&real.to_string_lossy())
-                    ),
+                    format!("this symbolic link points outside the skill folder, to `{}`", &real.to_string_lossy()),
                     "the harness follows it, but copying, packaging or installing the skill breaks it",
                 )
                 .help("replace the link with the file itself"),
@@ -348,7 +342,7 @@ pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
                     Finding::new(
                         "symlink-escapes-bundle",
                         &shown_link,
-                        format!("this symbolic link {why} (it points at `{}`)", super::term::escape(&target)),
+                        format!("this symbolic link {why} (it points at `{}`)", &target),
                         "the model, told that this folder holds the skill's files, will not be able to read it",
                     )
                     .help("fix or remove the link"),

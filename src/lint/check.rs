@@ -319,6 +319,8 @@ struct KeyLine {
     value_range: Range<usize>,
     /// The following lines are indented (a block or a continued plain scalar).
     continued: bool,
+    /// Harness-text range of the value including its indented continuation lines.
+    block: Range<usize>,
 }
 
 /// The YAML traps that break parsing.
@@ -410,12 +412,28 @@ impl<'a> Ctx<'a> {
             let value = after.trim_start();
             let vs = value_start + (after.len() - value.len());
             let ve = vs + value.trim_end().len();
-            let continued = lines[i + 1..]
-                .iter()
-                .map(|l| &self.text[l.clone()])
-                .find(|l| !l.trim().is_empty())
-                .is_some_and(|l| l.starts_with(' ') || l.starts_with('\t'));
-            out.push(KeyLine { key, key_range: line.start..line.start + key_len, value_range: vs..ve, continued });
+            let mut block = vs..ve;
+            for l in &lines[i + 1..] {
+                let t = &self.text[l.clone()];
+                if t.trim().is_empty() {
+                    continue;
+                }
+                if !(t.starts_with(' ') || t.starts_with('\t')) {
+                    break;
+                }
+                if block.is_empty() {
+                    block.start = l.start + (t.len() - t.trim_start().len());
+                }
+                block.end = l.start + t.trim_end().len();
+            }
+            let continued = block.end > ve;
+            out.push(KeyLine {
+                key,
+                key_range: line.start..line.start + key_len,
+                value_range: vs..ve,
+                continued,
+                block,
+            });
         }
         out
     }
@@ -446,7 +464,9 @@ impl<'a> Ctx<'a> {
             return self.key_span(key);
         }
         let k = self.key_lines().into_iter().find(|k| k.key == key)?;
-        if k.value_range.is_empty() {
+        if k.continued {
+            Some(self.file_range(&k.block))
+        } else if k.value_range.is_empty() {
             Some(self.file_range(&k.key_range))
         } else {
             Some(self.file_range(&k.value_range))
@@ -480,7 +500,7 @@ impl<'a> Ctx<'a> {
                     "crlf-line-endings",
                     self.path,
                     format!(
-                        "the file uses CRLF line endings ({} lines), which {} reject",
+                        "the file uses CRLF line endings ({} lines), which fail validation in {}",
                         crlf.len(),
                         self.targets("crlf-line-endings")
                     ),
@@ -588,7 +608,7 @@ impl<'a> Ctx<'a> {
         {
             self.check_truncation(name.as_deref(), d, findings);
         }
-        if let Some(n) = &name {
+        if let Some(n) = name.as_deref().filter(|n| js::is_skill_name(n)) {
             self.check_name_matches(n, findings);
         }
         self.check_compat(obj, name.as_deref(), description.as_deref(), findings);
@@ -887,7 +907,7 @@ impl<'a> Ctx<'a> {
                     let mut f = Finding::new(
                         "name-invalid",
                         self.path,
-                        format!("`{}` is not a valid skill name: {}", super::term::escape(s), name_problem(s)),
+                        format!("`{}` is not a valid skill name: {}", s, name_problem(s)),
                         skip,
                     )
                     .at_opt(self.value_span("name"));
@@ -1028,7 +1048,7 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let shown = match value {
-                Value::String(s) => format!("the string \"{}\"", super::term::escape(s)),
+                Value::String(s) => format!("the string \"{}\"", s),
                 other => shape(other),
             };
             findings.push(
@@ -1100,7 +1120,7 @@ impl<'a> Ctx<'a> {
                     Finding::new(
                         "when-to-use-key",
                         self.path,
-                        format!("`{}` is not `whenToUse`", super::term::escape(key)),
+                        format!("`{}` is not `whenToUse`", key),
                         "the harness reads only `whenToUse` and ignores this key silently",
                     )
                     .at_opt(self.key_span(key))
@@ -1116,7 +1136,7 @@ impl<'a> Ctx<'a> {
             let mut f = Finding::new(
                 "unknown-key",
                 self.path,
-                format!("unknown frontmatter key `{}`", super::term::escape(key)),
+                format!("unknown frontmatter key `{}`", key),
                 "the harness ignores this key silently",
             )
             .at_opt(self.key_span(key));
@@ -1169,11 +1189,11 @@ impl<'a> Ctx<'a> {
                 ),
                 format!(
                     "the model's catalog shows only the first {keep} units; it never sees: \"{}{ellipsis}\"",
-                    super::term::escape(&lost_preview)
+                    &lost_preview
                 ),
             )
             .at_opt(span)
-            .label(format!("cut here: …{}|HERE|{}…", super::term::escape(&tail), super::term::escape(&head)))
+            .label(format!("cut here: …{}|HERE|{}…", &tail, &head))
             .help(format!(
                 "shorten the description by {} units, or move detail into the body; put the trigger phrases first",
                 entry.normalized_len - keep
@@ -1182,24 +1202,27 @@ impl<'a> Ctx<'a> {
     }
 
     /// The file range from the cut point to the end of the value, when the value's source text
-    /// is the description itself (plain or simply quoted).
+    /// collapses to the same normalized description (plain, simply quoted or block scalars).
     fn cut_in_source(&self, value: &Range<usize>, description: &str, cut_normalized: usize) -> Option<Range<usize>> {
         let src = &self.src.text[value.clone()];
-        let inner_start = if src == description {
-            value.start
-        } else if src.len() >= 2
-            && (src.starts_with('"') && src.ends_with('"') || src.starts_with('\'') && src.ends_with('\''))
-            && &src[1..src.len() - 1] == description
+        let (content_start, content) = if src.starts_with('|') || src.starts_with('>') {
+            let nl = src.find('\n')?;
+            (value.start + nl + 1, &src[nl + 1..])
+        } else if src.len() >= 2 && src.starts_with('"') && src.ends_with('"') && !src[1..src.len() - 1].contains('\\')
+            || src.len() >= 2 && src.starts_with('\'') && src.ends_with('\'') && !src[1..src.len() - 1].contains("''")
         {
-            value.start + 1
+            (value.start + 1, &src[1..src.len() - 1])
         } else {
-            return None;
+            (value.start, src)
         };
-        // Walk the raw description with the collapse algorithm to find the raw index.
+        if js::collapse_whitespace(content) != js::collapse_whitespace(description) {
+            return None;
+        }
+        // Walk the source with the collapse algorithm to find where the cut falls.
         let mut out = 0;
         let mut in_run = false;
         let mut started = false;
-        for (i, c) in description.char_indices() {
+        for (i, c) in content.char_indices() {
             if js::is_js_whitespace(c) {
                 in_run = true;
                 continue;
@@ -1210,7 +1233,7 @@ impl<'a> Ctx<'a> {
             in_run = false;
             started = true;
             if out >= cut_normalized {
-                return Some(inner_start + i..inner_start + description.len());
+                return Some(content_start + i..value.end);
             }
             out += c.len_utf8();
         }
@@ -1226,10 +1249,7 @@ impl<'a> Ctx<'a> {
                     "root-level-skill-md",
                     self.path,
                     "`SKILL.md` sits directly in the root, so it is a flat skill",
-                    format!(
-                        "the harness loads it, with the whole root `{}` as the skill's base directory",
-                        super::term::escape(root)
-                    ),
+                    format!("the harness loads it, with the whole root `{}` as the skill's base directory", root),
                 )
                 .help(format!(
                     "move it into a folder: `{}/SKILL.md`",
@@ -1250,24 +1270,15 @@ impl<'a> Ctx<'a> {
             Finding::new(
                 "name-mismatch",
                 self.path,
-                format!(
-                    "the skill is named `{}` but its {what} is `{}`",
-                    super::term::escape(name),
-                    super::term::escape(stem)
-                ),
+                format!("the skill is named `{}` but its {what} is `{}`", name, stem),
                 format!(
                     "the harness knows this skill only as `{}` (`/{}` and the catalog); Claude Code and the Agent \
                      Skills spec use the {what} name",
-                    super::term::escape(name),
-                    super::term::escape(name)
+                    name, name
                 ),
             )
             .at_opt(self.value_span("name"))
-            .help(format!(
-                "rename the {what} to `{}` or the skill to `{}`",
-                super::term::escape(name),
-                super::term::escape(stem)
-            )),
+            .help(format!("rename the {what} to `{}` or the skill to `{}`", name, stem)),
         );
     }
 
@@ -1280,7 +1291,7 @@ impl<'a> Ctx<'a> {
                         "name-too-long",
                         self.path,
                         format!(
-                            "`name` is {chars} characters, over the limit of 64 of {}",
+                            "`name` is {chars} characters, over the 64-character limit of {}",
                             self.targets("name-too-long")
                         ),
                         "the harness has no limit and loads it",
@@ -1299,7 +1310,7 @@ impl<'a> Ctx<'a> {
                         self.path,
                         format!(
                             "the description is {raw} characters ({collapsed} with whitespace collapsed, as Codex counts), over \
-                             the limit of 1024 of {}",
+                             the 1024-character limit of {}",
                             self.targets("description-too-long")
                         ),
                         "the harness loads it (only the catalog cut applies)",
@@ -1335,7 +1346,7 @@ impl<'a> Ctx<'a> {
                 Finding::new(
                     "non-portable-key",
                     self.path,
-                    format!("`{}` is not a key of {}", super::term::escape(key), rejecting.join(" or ")),
+                    format!("`{}` is not a key of {}", key, rejecting.join(" or ")),
                     if HARNESS_KEYS.contains(&key) {
                         "the harness reads this key"
                     } else {
@@ -1469,12 +1480,7 @@ pub fn suggest_slug(s: &str) -> Option<String> {
 fn type_hint(key: &str, v: &Value, src: &str) -> String {
     match v {
         Value::Number(_) | Value::Bool(_) => {
-            format!(
-                "YAML reads `{}` as {}; quote it: `{key}: \"{}\"`",
-                super::term::escape(src),
-                shape(v),
-                super::term::escape(src)
-            )
+            format!("YAML reads `{}` as {}; quote it: `{key}: \"{}\"`", src, shape(v), src)
         }
         Value::Null => format!("`{key}:` has no value; write the text after the colon"),
         Value::Array(_) if src.starts_with('[') => {

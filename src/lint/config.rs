@@ -74,10 +74,12 @@ impl Config {
             std::fs::read(path).map_err(|e| UsageError(format!("cannot read the lint configuration {path}: {e}")))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| UsageError(format!("the lint configuration {path} is not valid UTF-8")))?;
-        Config::parse(&text).map_err(|e| UsageError(format!("invalid lint configuration {path}: {e}"))).map(|mut c| {
-            c.path = Some(path.to_string());
-            c
-        })
+        Config::parse(&text)
+            .map_err(|e| UsageError(format!("invalid lint configuration {path}: {}", super::term::escape(&e))))
+            .map(|mut c| {
+                c.path = Some(path.to_string());
+                c
+            })
     }
 
     pub fn parse(text: &str) -> Result<Config, String> {
@@ -205,7 +207,7 @@ impl Suppressions {
                         Finding::new(
                             "invalid-suppression",
                             path,
-                            format!("unknown directive `{}`", super::term::escape(other)),
+                            format!("unknown directive `{other}`"),
                             "lint ignores this comment; the harness ignores YAML comments",
                         )
                         .at(at.clone())
@@ -233,7 +235,7 @@ impl Suppressions {
                         Finding::new(
                             "invalid-suppression",
                             path,
-                            unknown_rule(&super::term::escape(id)),
+                            unknown_rule(id),
                             "this comment suppresses nothing; the harness ignores YAML comments",
                         )
                         .at(at.clone()),

@@ -73,7 +73,7 @@ fn check_meaning(old: &str, new: &str, node_mode: bool) -> Option<String> {
         (Ok(b), Ok(a)) => {
             let same = a.name == b.name
                 && a.description == b.description
-                && a.when_to_use == b.when_to_use
+                && (a.when_to_use == b.when_to_use || b.when_to_use.is_none())
                 && a.invocation == b.invocation
                 && a.metadata == b.metadata;
             (!same).then(|| "the fixed file would load with different fields; not applied".to_string())

@@ -36,7 +36,15 @@ pub fn from_snapshot(snap: &Snapshot) -> Targets {
             match root.status {
                 RootStatus::Failed => {
                     if let Some(e) = &scan.error {
-                        t.findings.push(provider_failure(&root.root.path, &p.name, &e.to_string(), true));
+                        let text = e.to_string();
+                        // `FsError: cannot list "<path>": …` names the entry that failed.
+                        let at = text
+                            .split_once("cannot list \"")
+                            .and_then(|(_, rest)| rest.split_once("\": "))
+                            .map(|(p, _)| p.to_string())
+                            .filter(|p| p.starts_with(&root.root.path))
+                            .unwrap_or_else(|| root.root.path.clone());
+                        t.findings.push(provider_failure(&at, &p.name, &text, true));
                         reported = true;
                     }
                 }
@@ -70,11 +78,11 @@ fn provider_failure(path: &str, provider: &str, error: &str, is_root: bool) -> F
     Finding::new(
         rule,
         path,
-        format!("{what}: {}", super::term::escape(error)),
+        format!("{what}: {}", error),
         format!(
             "the harness's \"{provider}\" provider fails as a whole and logs `skill provider \"{provider}\" skipped: {}`: \
              no skill from any root is loaded and the model gets no catalog",
-            super::term::escape(error)
+            error
         ),
     )
     .help(if rule == "symlink-loop" {
@@ -184,7 +192,7 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
                 path,
                 format!(
                     "this symbolic link points at `{}`, which {}",
-                    super::term::escape(&target),
+                    &target,
                     if node_err.code == "ELOOP" { "loops" } else { "does not exist" }
                 ),
                 harness,
@@ -205,11 +213,11 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
             Finding::new(
                 "ignored-entry",
                 path,
-                format!("`{}` does not end in exactly `.md`", super::term::escape(name)),
+                format!("`{}` does not end in exactly `.md`", name),
                 "the harness reads flat skills only from files ending in `.md` (case-sensitive) and ignores this one \
                  without a warning",
             )
-            .help(format!("rename it to `{}.md`", super::term::escape(stem))),
+            .help(format!("rename it to `{}.md`", stem)),
         );
     }
 }
@@ -224,7 +232,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
             Finding::new(
                 "dangling-symlink",
                 &locator,
-                format!("`SKILL.md` is a symbolic link to `{}`, which does not exist", super::term::escape(&target)),
+                format!("`SKILL.md` is a symbolic link to `{}`, which does not exist", &target),
                 "the harness skips this skill without a warning",
             )
             .help("fix or remove the link"),
@@ -236,12 +244,12 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
         return;
     }
     for nested in nested_skill_files(dir).into_iter().take(5) {
-        let depth = nested.strip_prefix(root).map_or(0, |r| r.matches(platform::SEP).count().saturating_sub(1));
+        let group = entry_name(root, dir);
         t.findings.push(
             Finding::new(
                 "nested-too-deep",
                 &nested,
-                format!("this skill is {depth} levels below the root `{}`", super::term::escape(root)),
+                format!("this skill is nested inside `{}/` of the root `{}`", &group, root),
                 "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
             )
             .help("move the skill folder directly under the root"),
@@ -265,18 +273,19 @@ fn case_finding(dir: &str, variant: &str) -> Finding {
     Finding::new(
         "skill-md-case",
         &platform::join(dir, variant),
-        format!("the skill file is named `{}`, not `SKILL.md`", super::term::escape(variant)),
+        format!("the skill file is named `{}`, not `SKILL.md`", variant),
         "the harness opens `SKILL.md` by exact name: this skill is found on case-insensitive filesystems (macOS, \
          Windows) and silently missing on Linux",
     )
     .help("rename the file to `SKILL.md`")
 }
 
-/// `SKILL.md` files two or three levels below `dir`.
+/// Skill files below `dir` that the harness never reaches: `SKILL.md` two or three levels
+/// down, and `.md` files with frontmatter directly inside it.
 fn nested_skill_files(dir: &str) -> Vec<String> {
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
-        .min_depth(2)
+        .min_depth(1)
         .max_depth(3)
         .sort_by_file_name()
         .into_iter()
@@ -284,9 +293,23 @@ fn nested_skill_files(dir: &str) -> Vec<String> {
     walker
         .take(2000)
         .flatten()
-        .filter(|e| e.file_name() == "SKILL.md")
+        .filter(|e| {
+            let name = e.file_name().to_str().unwrap_or("");
+            if e.depth() >= 2 {
+                name == "SKILL.md"
+            } else {
+                name.ends_with(".md") && e.file_type().is_file() && starts_with_fence(e.path())
+            }
+        })
         .map(|e| e.path().to_string_lossy().into_owned())
         .collect()
+}
+
+fn starts_with_fence(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 5];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    head[..n].starts_with(b"---\n") || head[..n].starts_with(b"---\r\n")
 }
 
 /// The root directory a candidate came from.
@@ -310,7 +333,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
     for sh in &snap.shadowed {
         let (l, w) = (&snap.candidates[sh.loser], &snap.candidates[sh.winner]);
         let Some(lpath) = &l.path else { continue };
-        let name = super::term::escape(&l.skill.name).into_owned();
+        let name = l.skill.name.clone();
         let logged =
             format!("skill \"{name}\" from {} ignored because a higher-priority skill already exists", l.source);
         let finding = match &w.path {
@@ -331,16 +354,21 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                 if same_root {
                     let root = root_path(snap, l).unwrap_or_default();
                     let (le, we) = (entry_name(&root, lpath), entry_name(&root, wpath));
+                    let prefix = format!("{root}{}", platform::SEP);
+                    let wrel = wpath.strip_prefix(&prefix).unwrap_or(wpath);
                     Finding::new(
                         "duplicate-name",
                         lpath,
-                        format!("another skill in the same root is also named `{name}`: `{}`", super::term::escape(we.as_str())),
+                        format!(
+                            "another skill in the same root is also named `{name}`: `{}`",
+                            wrel
+                        ),
                         format!(
                             "the harness loads the other copy and ignores this one (it logs `{logged}`): within a root, \
                              entries are taken in ICU collation order for locale {}, and `{}` sorts before `{}`",
                             snap.locale,
-                            super::term::escape(&we),
-                            super::term::escape(&le)
+                            &we,
+                            &le
                         ),
                     )
                     .related(wpath, None, "the copy that wins")
@@ -356,7 +384,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                     Finding::new(
                         "shadowed-skill",
                         lpath,
-                        format!("`{name}` is shadowed by `{}` from the {} root", super::term::escape(wpath), w.source),
+                        format!("`{name}` is shadowed by `{}` from the {} root", wpath, w.source),
                         format!("the harness loads the other copy and ignores this one ({how}); it logs `{logged}`"),
                     )
                     .related(wpath, None, "the copy that wins")
