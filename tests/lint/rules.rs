@@ -72,3 +72,11 @@ fn every_rule_has_a_fixture_that_fires_and_one_that_does_not() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn the_readme_lists_every_rule() {
+    let readme = fs::read_to_string(support::manifest().join("README.md")).unwrap();
+    for r in RULES {
+        assert!(readme.contains(&format!("| `{}` |", r.id)), "README.md has no row for {}", r.id);
+    }
+}
