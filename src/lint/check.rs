@@ -441,11 +441,11 @@ impl<'a> Ctx<'a> {
     /// The file range of a top-level key token.
     fn key_span(&self, key: &str) -> Option<Range<usize>> {
         if let Some(k) = self.keys.iter().find(|k| k.key == key) {
-            let start = self.yaml_file(k.key_start.byte);
+            let start = self.src.floor_boundary(self.yaml_file(k.key_start.byte));
             let line_end = self.src.line_range(self.src.line_of(start)).end;
             let rest = &self.src.text[start..line_end.max(start)];
             let len = find_mapping_colon(rest).map_or(key.len(), |c| rest[..c].trim_end().len());
-            return Some(start..start + len.max(1));
+            return Some(self.src.clamp(&(start..start + len.max(1))));
         }
         self.key_lines().into_iter().find(|k| k.key == key).map(|k| self.file_range(&k.key_range))
     }
@@ -453,8 +453,8 @@ impl<'a> Ctx<'a> {
     /// The file range of a top-level key's value (the key when the value is empty).
     fn value_span(&self, key: &str) -> Option<Range<usize>> {
         if let Some(k) = self.keys.iter().find(|k| k.key == key) {
-            let start = self.yaml_file(k.value_start.byte);
-            let mut end = self.yaml_file(k.value_end.byte).max(start);
+            let start = self.src.floor_boundary(self.yaml_file(k.value_start.byte));
+            let mut end = self.src.floor_boundary(self.yaml_file(k.value_end.byte)).max(start);
             while end > start && matches!(self.src.text.as_bytes()[end - 1], b'\n' | b'\r' | b' ' | b'\t') {
                 end -= 1;
             }
@@ -750,6 +750,7 @@ impl<'a> Ctx<'a> {
         let key_lines = self.key_lines();
         let error_line = pos.map(|p| self.src.line_of(p));
         let mut finding = Finding::new(rule, self.path, format!("invalid YAML in the frontmatter: {message}"), skip);
+        let pos = pos.map(|p| self.src.floor_boundary(p));
         let span = pos.map(|p| {
             let end = self.src.text[p..].chars().next().map_or(p, |c| p + c.len_utf8());
             p..end.max(p)
@@ -922,7 +923,8 @@ impl<'a> Ctx<'a> {
                 Some(s.clone())
             }
             Some(other) => {
-                let src = self.value_span("name").map(|r| self.src.text[r].to_string()).unwrap_or_default();
+                let src =
+                    self.value_span("name").map(|r| self.src.text[self.src.clamp(&r)].to_string()).unwrap_or_default();
                 findings.push(
                     Finding::new("name-required", self.path, format!("`name` is {}, not a string", shape(other)), skip)
                         .at_opt(self.value_span("name"))
@@ -977,7 +979,10 @@ impl<'a> Ctx<'a> {
                 Some(s.clone())
             }
             Some(other) => {
-                let src = self.value_span("description").map(|r| self.src.text[r].to_string()).unwrap_or_default();
+                let src = self
+                    .value_span("description")
+                    .map(|r| self.src.text[self.src.clamp(&r)].to_string())
+                    .unwrap_or_default();
                 findings.push(
                     Finding::new(
                         "description-required",
@@ -1204,6 +1209,7 @@ impl<'a> Ctx<'a> {
     /// The file range from the cut point to the end of the value, when the value's source text
     /// collapses to the same normalized description (plain, simply quoted or block scalars).
     fn cut_in_source(&self, value: &Range<usize>, description: &str, cut_normalized: usize) -> Option<Range<usize>> {
+        let value = &self.src.clamp(value);
         let src = &self.src.text[value.clone()];
         let (content_start, content) = if src.starts_with('|') || src.starts_with('>') {
             let nl = src.find('\n')?;
@@ -1495,6 +1501,57 @@ fn type_hint(key: &str, v: &Value, src: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Mutations of a skill file (every truncation, inserted bytes and characters) never panic.
+    #[test]
+    fn never_panics() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SKILL.md");
+        let base = "\u{feff}---\nname: a-b\ndescription: >-\n  Does \"x\": y [z] é😀\n  more\nwhenToUse: |\n  w\nmetadata: {k: [1, 2]}\n\
+                    user_invocable: yes\nmodelInvocable: false\n---\n\nSee [a](references/x.md) and `scripts/y.py`.\n";
+        let inserts: [&[u8]; 10] = [
+            b"\xff",
+            b"\x00",
+            b"\t",
+            b"\r",
+            b":",
+            b"\"",
+            b"'",
+            b"---\n",
+            "\u{202e}".as_bytes(),
+            "\u{1b}[2J".as_bytes(),
+        ];
+        let subject = |p: &std::path::Path| Subject {
+            path: p.to_string_lossy().into_owned(),
+            kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a-b".into() },
+            node_mode: false,
+        };
+        let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec() };
+        let bytes = base.as_bytes();
+        let mut seed: u64 = 0x9e3779b97f4a7c15;
+        for i in 0..=bytes.len() {
+            std::fs::write(&path, &bytes[..i]).unwrap();
+            check_file(&subject(&path), &opts);
+            for node_mode in [false, true] {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let ins = inserts[(seed >> 33) as usize % inserts.len()];
+                let mut v = bytes[..i].to_vec();
+                v.extend_from_slice(ins);
+                v.extend_from_slice(&bytes[i..]);
+                std::fs::write(&path, &v).unwrap();
+                let s = Subject { node_mode, ..subject(&path) };
+                let r = check_file(&s, &opts);
+                if let Some(src) = &r.source {
+                    for f in &r.findings {
+                        if let Some(span) = &f.span {
+                            let c = src.clamp(span);
+                            let _ = src.span_positions(&c);
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn slugs_and_keys() {
