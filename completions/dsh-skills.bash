@@ -28,6 +28,9 @@ _dsh__skills() {
             dsh__skills,help)
                 cmd="dsh__skills__subcmd__help"
                 ;;
+            dsh__skills,lint)
+                cmd="dsh__skills__subcmd__lint"
+                ;;
             dsh__skills,list)
                 cmd="dsh__skills__subcmd__list"
                 ;;
@@ -46,6 +49,9 @@ _dsh__skills() {
             dsh__skills__subcmd__help,help)
                 cmd="dsh__skills__subcmd__help__subcmd__help"
                 ;;
+            dsh__skills__subcmd__help,lint)
+                cmd="dsh__skills__subcmd__help__subcmd__lint"
+                ;;
             dsh__skills__subcmd__help,list)
                 cmd="dsh__skills__subcmd__help__subcmd__list"
                 ;;
@@ -59,7 +65,7 @@ _dsh__skills() {
 
     case "${cmd}" in
         dsh__skills)
-            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version list show catalog explain completions help"
+            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version list show catalog explain completions lint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -259,7 +265,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__help)
-            opts="list show catalog explain completions help"
+            opts="list show catalog explain completions lint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -328,6 +334,20 @@ _dsh__skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        dsh__subcmd__skills__subcmd__help__subcmd__lint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         dsh__subcmd__skills__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -349,6 +369,76 @@ _dsh__skills() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dsh__subcmd__skills__subcmd__lint)
+            opts="-h -V --explain --fail-on --deny --compat --fix --diff --config --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --explain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning info" -- "${cur}"))
+                    return 0
+                    ;;
+                --deny)
+                    COMPREPLY=($(compgen -W "warnings" -- "${cur}"))
+                    return 0
+                    ;;
+                --compat)
+                    COMPREPLY=($(compgen -W "agentskills claude-code codex" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dsh-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agents-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --custom-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bundled-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description-max-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --locale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -39,6 +39,7 @@ set edit:completion:arg-completer[dsh-skills] = {|@words|
             cand catalog 'The exact catalog text the model sees for the working directory'
             cand explain 'Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up'
             cand completions 'Print a shell completion script'
+            cand lint 'Lint skill files: every problem, with what the harness will do about it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'dsh-skills;list'= {
@@ -138,12 +139,38 @@ set edit:completion:arg-completer[dsh-skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'dsh-skills;lint'= {
+            cand --explain 'Explain a rule (its id, default level, why it matters, how to fix it) and exit'
+            cand --fail-on 'Exit 1 when a finding reaches this level (default: error)'
+            cand --deny '`--deny warnings`: exit 1 on warnings too (same as --fail-on warning)'
+            cand --compat 'Also check portability with another agent. Repeatable'
+            cand --config 'Read this lint configuration file instead of looking for .dsh-skills-lint.yaml'
+            cand --cwd 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node''s path.resolve; it need not exist'
+            cand --dsh-home 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded'
+            cand --agents-home 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion'
+            cand --custom-dir 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory'
+            cand --bundled-dir 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on'
+            cand --description-max-length 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)'
+            cand --locale 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX'
+            cand --format 'Output format. `lint` also takes github and sarif'
+            cand --color 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal'
+            cand --fix 'Apply the safe fixes (legacy key renames, quoting a value that breaks YAML, stripping a BOM, ...) in place, then report what is left'
+            cand --diff 'Show the safe fixes as a unified diff (without --fix nothing is written)'
+            cand --no-cwd 'Discover as the harness does with no session cwd: no project roots'
+            cand --no-default-roots 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+            cand --no-config 'Ignore the harness''s configuration files; only flags and environment count'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'dsh-skills;help'= {
             cand list 'The ranked root scan, the winning skills, shadowed duplicates and every warning'
             cand show 'One skill, and the exact <skill_content> block the model receives for it'
             cand catalog 'The exact catalog text the model sees for the working directory'
             cand explain 'Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up'
             cand completions 'Print a shell completion script'
+            cand lint 'Lint skill files: every problem, with what the harness will do about it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'dsh-skills;help;list'= {
@@ -155,6 +182,8 @@ set edit:completion:arg-completer[dsh-skills] = {|@words|
         &'dsh-skills;help;explain'= {
         }
         &'dsh-skills;help;completions'= {
+        }
+        &'dsh-skills;help;lint'= {
         }
         &'dsh-skills;help;help'= {
         }

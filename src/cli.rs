@@ -151,6 +151,9 @@ pub enum Command {
         after_help = "Example:\n  dsh-skills completions bash > ~/.local/share/bash-completion/completions/dsh-skills"
     )]
     Completions(CompletionsArgs),
+    /// Lint skill files: every problem, with what the harness will do about it.
+    #[command(after_help = LINT_AFTER_HELP)]
+    Lint(LintArgs),
 }
 
 #[derive(Debug, Args)]
@@ -164,6 +167,76 @@ pub struct CompletionsArgs {
     /// The shell to generate completions for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+const LINT_AFTER_HELP: &str = "\
+Examples:
+  dsh-skills lint                          every skill the harness scans for this directory
+  dsh-skills lint skills/                  a directory of skills, read as a skill root
+  dsh-skills lint --format github --deny warnings
+  dsh-skills lint --explain yaml-syntax
+
+Configuration: .dsh-skills-lint.yaml, found by walking up from the cwd.
+Exit status: 0 no finding at or above the failing level; 1 findings at or above it;
+2 usage error, invalid configuration or internal failure.";
+
+/// `dsh-skills lint`.
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Skill folders, SKILL.md or flat .md files, or directories of skills (read as a root).
+    /// Default: every root the harness scans for the cwd.
+    pub paths: Vec<String>,
+
+    /// Explain a rule (its id, default level, why it matters, how to fix it) and exit.
+    #[arg(long, value_name = "RULE")]
+    pub explain: Option<String>,
+
+    /// Exit 1 when a finding reaches this level (default: error).
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub fail_on: Option<FailOn>,
+
+    /// `--deny warnings`: exit 1 on warnings too (same as --fail-on warning).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub deny: Vec<Deny>,
+
+    /// Also check portability with another agent. Repeatable.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub compat: Vec<CompatTarget>,
+
+    /// Apply the safe fixes (legacy key renames, quoting a value that breaks YAML, stripping a
+    /// BOM, ...) in place, then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Show the safe fixes as a unified diff (without --fix nothing is written).
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Read this lint configuration file instead of looking for .dsh-skills-lint.yaml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    Warnings,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompatTarget {
+    /// The Agent Skills specification and its validators.
+    Agentskills,
+    /// Claude Code and claude.ai uploads.
+    ClaudeCode,
+    /// OpenAI Codex.
+    Codex,
 }
 
 #[derive(Debug, Args)]

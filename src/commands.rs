@@ -40,13 +40,14 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
     let mut settings = settings_from_args(&cli.global, env);
     // Only `show` prints a body; the others drop each body once the file is validated.
-    settings.scan.keep_content = matches!(cli.command, Command::Show(_));
+    settings.scan.keep_content = matches!(cli.command, Command::Show(_) | Command::Lint(_));
     match &cli.command {
         Command::List(args) => list(&cli.global, args, &settings, env, io),
         Command::Show(args) => show(&cli.global, args, &settings, env, io),
         Command::Catalog(args) => catalog_cmd(&cli.global, args, &settings, env, io),
         Command::Explain(args) => explain_cmd(&cli.global, args, &settings, env, io),
         Command::Completions(args) => completions(args, io),
+        Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
     }
 }
 

@@ -4,7 +4,8 @@
 //! roots and homes ([`discover`], [`platform`]) → listing and reading ([`discover`],
 //! [`nodefs`], [`collate`]) → frontmatter and YAML ([`skillfile`], [`yaml`]) → candidates →
 //! registry merge ([`registry`]) → catalog and skill content ([`catalog`]) → one snapshot
-//! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]).
+//! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]); [`lint`] reports
+//! problems in skill files against the same pipeline.
 //! JavaScript string semantics live in [`js`]. The library never prints: commands write
 //! through [`commands::Io`], which `main` connects to the real streams.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
@@ -17,6 +18,7 @@ pub mod discover;
 pub mod explain;
 pub mod human;
 pub mod js;
+pub mod lint;
 pub mod nodefs;
 pub mod platform;
 pub mod refs;

@@ -53,7 +53,7 @@ impl Case {
             "--bundled-dir".into(),
             format!("{root}/bundled"),
         ];
-        let commands: [&[&str]; 8] = [
+        let commands: [&[&str]; 11] = [
             &["list"],
             &["list", "--format", "json"],
             &["list", "--verbose", "--color", "always"],
@@ -62,6 +62,9 @@ impl Case {
             &["show", "victim"],
             &["explain", "victim"],
             &["explain", "nothing"],
+            &["lint"],
+            &["lint", "--format", "github"],
+            &["lint", "--format", "sarif"],
         ];
         for args in commands {
             let mut cmd = Command::new(bin());
@@ -70,7 +73,7 @@ impl Case {
             assert!(matches!(code, 0..=2), "{label} {args:?}: exit {code}\n{err}");
             assert!(!err.contains("panicked"), "{label} {args:?} panicked:\n{err}");
             // JSON and the exact catalog text are data and stay byte-exact; stderr never is.
-            let exact_data = args.contains(&"json") || args == ["catalog"];
+            let exact_data = args.contains(&"json") || args.contains(&"sarif") || args == ["catalog"];
             for bad in ['\u{1b}', '\u{9b}', '\u{7}', '\u{202e}'] {
                 assert!(!err.contains(bad), "{label} {args:?}: raw {bad:?} on stderr");
             }

@@ -1,0 +1,1571 @@
+//! The per-file rules: read a skill file exactly as the harness reads it, split and parse its
+//! frontmatter exactly as the harness does, and report every problem with a position in the
+//! file and what the harness will do.
+//!
+//! The harness stops at the first failing step (spec 4.3); lint goes on and reports every
+//! problem it can see, so an author fixes them in one pass. Findings that make the harness skip
+//! the file are errors; everything on a file the harness loads is a warning or info.
+
+use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
+use crate::catalog::CatalogEntry;
+use crate::js;
+use crate::nodefs::{self, ReadError};
+use crate::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
+use crate::yaml::{self, Object, Value};
+use std::ops::Range;
+
+/// What kind of entry a skill file belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SubjectKind {
+    /// `<root>/<entry>/SKILL.md`; the resource base is the folder.
+    Bundle { dir: String, entry: String },
+    /// `<root>/<entry>` ending in `.md`; the resource base is the root.
+    Flat { root: String, entry: String },
+}
+
+/// One skill file to lint.
+#[derive(Clone, Debug)]
+pub struct Subject {
+    /// The file, as the harness spells it.
+    pub path: String,
+    pub kind: SubjectKind,
+    /// Read the plain-Node way (the bundled root) instead of through the filesystem service.
+    pub node_mode: bool,
+}
+
+impl Subject {
+    /// The skill's resource base directory.
+    pub fn base_dir(&self) -> &str {
+        match &self.kind {
+            SubjectKind::Bundle { dir, .. } => dir,
+            SubjectKind::Flat { root, .. } => root,
+        }
+    }
+
+    /// The folder name, or the flat file's name without `.md`.
+    pub fn stem(&self) -> &str {
+        match &self.kind {
+            SubjectKind::Bundle { entry, .. } => entry,
+            SubjectKind::Flat { entry, .. } => entry.strip_suffix(".md").unwrap_or(entry),
+        }
+    }
+}
+
+/// Settings the rules need.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// `catalogDescriptionMaxLength`.
+    pub max_description: usize,
+    /// The `--compat` targets.
+    pub compat: Vec<Compat>,
+}
+
+/// What one file produced.
+#[derive(Debug, Default)]
+pub struct FileResult {
+    pub source: Option<SourceText>,
+    pub findings: Vec<Finding>,
+    /// The frontmatter `name`, when it is a string.
+    pub name: Option<String>,
+    /// `Some(warning)` when the harness skips this file with that warning.
+    pub harness_warning: Option<String>,
+    /// The byte range of the frontmatter (fences included) in the file, for suppressions.
+    pub frontmatter: Option<Range<usize>>,
+    /// Where the `name` value is, for findings about the skill as a whole.
+    pub name_span: Option<Range<usize>>,
+}
+
+/// The keys the harness reads.
+pub const HARNESS_KEYS: [&str; 6] =
+    ["name", "description", "whenToUse", "metadata", "disable-model-invocation", "user-invocable"];
+
+/// Keys other agents read; the harness ignores them, and lint does not call them unknown.
+pub const FOREIGN_KEYS: &[&str] = &[
+    "license",
+    "compatibility",
+    "allowed-tools",
+    "argument-hint",
+    "arguments",
+    "disallowed-tools",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "background",
+    "hooks",
+    "paths",
+    "shell",
+    "version",
+    "author",
+    "tags",
+    "when_to_use",
+];
+
+/// The keys the Agent Skills specification allows.
+const AGENTSKILLS_KEYS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+
+/// The keys Claude Code documents for SKILL.md.
+const CLAUDE_CODE_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "allowed-tools",
+    "disallowed-tools",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "background",
+    "hooks",
+    "paths",
+    "shell",
+    "metadata",
+    "license",
+    "compatibility",
+];
+
+/// Lines of the body above which `body-too-long` fires.
+pub const MAX_BODY_LINES: usize = 500;
+
+/// Lint one skill file.
+pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
+    let mut result = FileResult::default();
+    let path = subject.path.as_str();
+    let bytes = match nodefs::read_file(path, path) {
+        Ok(b) => b,
+        Err(ReadError::Node(e)) if e.is_absent() => return result,
+        Err(ReadError::Node(e)) if e.code == "EISDIR" => {
+            result.findings.push(not_regular(subject, "a directory"));
+            return result;
+        }
+        Err(ReadError::Node(e)) => {
+            result.findings.push(Finding::new(
+                "discovery-failed",
+                path,
+                format!("the harness cannot read this file: {}", e.message()),
+                format!(
+                    "the harness's filesystem provider fails as a whole (it logs `skill provider \"filesystem\" \
+                     skipped: {e}`): no skill from any root is loaded and the model gets no catalog"
+                ),
+            ));
+            return result;
+        }
+        Err(ReadError::WouldBlock(what)) => {
+            result.findings.push(not_regular(subject, what));
+            return result;
+        }
+    };
+    let source = SourceText::from_bytes(&bytes);
+    let mut findings = Vec::new();
+
+    // Decode as the harness does.
+    let (shift, harness_text): (usize, String) = if subject.node_mode {
+        if !source.exact {
+            let at = first_invalid_utf8(&bytes);
+            findings.push(
+                Finding::new(
+                    "file-not-utf8",
+                    path,
+                    "the file is not valid UTF-8",
+                    "the bundled root is read the plain-Node way: the harness loads the skill with U+FFFD in place \
+                     of the invalid bytes",
+                )
+                .severity(Severity::Warning)
+                .at(at..at + 3)
+                .label("invalid UTF-8 starts here")
+                .help("re-save the file as UTF-8"),
+            );
+        }
+        (0, source.text.clone())
+    } else {
+        let sample = &bytes[..bytes.len().min(8192)];
+        if let Some(nul) = sample.iter().position(|&b| b == 0) {
+            let warning = format!(
+                "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": binary \
+                 file"
+            );
+            let at = source.text.find('\0').unwrap_or(nul);
+            findings.push(
+                Finding::new(
+                    "file-binary",
+                    path,
+                    "the file has a NUL byte in its first 8192 bytes, so the harness treats it as binary",
+                    skip_text(&warning),
+                )
+                .at(at..at + 1)
+                .label("NUL byte")
+                .help(if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+                    "the file looks like UTF-16; save it as UTF-8"
+                } else {
+                    "save the file as UTF-8 text"
+                }),
+            );
+            result.harness_warning = Some(warning);
+            result.findings = findings;
+            result.source = Some(source);
+            return result;
+        }
+        let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        if !source.exact {
+            let at = first_invalid_utf8(&bytes);
+            let warning = format!(
+                "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": invalid \
+                 UTF-8 text"
+            );
+            let line = source.position(at).line;
+            findings.push(
+                Finding::new(
+                    "file-not-utf8",
+                    path,
+                    format!("the file is not valid UTF-8 (first invalid byte at offset {at}, line {line})"),
+                    skip_text(&warning),
+                )
+                .at(at..at + 3)
+                .label("invalid UTF-8 starts here")
+                .help(latin1_hint(&bytes, at)),
+            );
+            result.harness_warning = Some(warning);
+            result.findings = findings;
+            result.source = Some(source);
+            return result;
+        }
+        (bom, source.text[bom..].to_string())
+    };
+
+    let mut ctx = Ctx { subject, path, src: &source, text: &harness_text, shift, fm: None, keys: Vec::new(), opts };
+    let verdict = skillfile::parse_skill_text(&harness_text);
+    let warning = verdict.as_ref().err().map(|r| r.warning(path));
+    ctx.file_level(&mut findings);
+    if let Ok(fm) = skillfile::split_frontmatter(&harness_text) {
+        result.frontmatter = Some(ctx.file(0)..ctx.file(fm.closing.end));
+    }
+    let skip = warning.as_deref().map(skip_text).unwrap_or_default();
+    result.name = ctx.check_frontmatter(&verdict, &skip, &mut findings);
+    result.name_span = ctx.fm.as_ref().and_then(|_| ctx.value_span("name"));
+    result.harness_warning = warning;
+    result.findings = findings;
+    result.source = Some(source);
+    result
+}
+
+fn not_regular(subject: &Subject, what: &str) -> Finding {
+    let harness = if subject.node_mode && what == "a directory" {
+        "in the bundled root the read fails with EISDIR: the harness's filesystem provider fails as a whole (`skill \
+         provider \"filesystem\" skipped: Error: EISDIR: illegal operation on a directory, read`), and the model \
+         gets no catalog"
+            .to_string()
+    } else if subject.node_mode {
+        format!("the harness would block reading {what}; dsh-skills does not open it")
+    } else {
+        "the harness skips this skill without a warning".to_string()
+    };
+    Finding::new("skill-file-not-regular", &subject.path, format!("`SKILL.md` is {what}, not a file"), harness)
+        .help("make SKILL.md a regular file with the skill's frontmatter and instructions")
+}
+
+/// "the harness skips this skill; it logs …" with the first line of the harness's warning.
+pub fn skip_text(warning: &str) -> String {
+    let first = warning.lines().next().unwrap_or(warning);
+    let more = if warning.contains('\n') { " …" } else { "" };
+    format!("the harness skips this skill and logs `{first}{more}`")
+}
+
+fn first_invalid_utf8(bytes: &[u8]) -> usize {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bom = bytes.len() - body.len();
+    match std::str::from_utf8(body) {
+        Ok(_) => bytes.len(),
+        Err(e) => bom + e.valid_up_to(),
+    }
+}
+
+fn latin1_hint(bytes: &[u8], at: usize) -> String {
+    let b = bytes.get(at).copied().unwrap_or(0);
+    if (0xA0..=0xFF).contains(&b) || matches!(b, 0x80..=0x9F) {
+        format!(
+            "byte 0x{b:02X} looks like Latin-1 or Windows-1252 text; re-save the file as UTF-8 (for example \
+             `iconv -f WINDOWS-1252 -t UTF-8`)"
+        )
+    } else {
+        "re-save the file as UTF-8".to_string()
+    }
+}
+
+/// A value that YAML parsed, described for messages.
+fn shape(v: &Value) -> String {
+    match v {
+        Value::Null => "empty (null)".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {}", yaml::js_number_to_string(*n)),
+        Value::String(_) => "a string".to_string(),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "a mapping".to_string(),
+        other => skillfile::shape_of(other).to_string(),
+    }
+}
+
+/// A top-level `key: value` line of the frontmatter, found by reading lines (used for hints,
+/// fixes, and positions when the YAML parser reported none).
+#[derive(Clone, Debug)]
+struct KeyLine {
+    key: String,
+    /// Harness-text range of the key token (quotes included).
+    key_range: Range<usize>,
+    /// Harness-text range of the value on the same line (trailing spaces, `\r` excluded).
+    value_range: Range<usize>,
+    /// The following lines are indented (a block or a continued plain scalar).
+    continued: bool,
+    /// Harness-text range of the value including its indented continuation lines.
+    block: Range<usize>,
+}
+
+/// The YAML traps that break parsing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Trap {
+    ColonSpace,
+    FlowStart,
+    Reserved,
+    Indicator,
+    TabIndent,
+}
+
+struct Ctx<'a> {
+    subject: &'a Subject,
+    path: &'a str,
+    src: &'a SourceText,
+    /// The text as the harness parses it (after the production BOM strip).
+    text: &'a str,
+    /// Bytes between the file start and `text` (a stripped BOM).
+    shift: usize,
+    fm: Option<Frontmatter>,
+    keys: Vec<yaml::KeySpan>,
+    opts: &'a CheckOptions,
+}
+
+impl<'a> Ctx<'a> {
+    /// File offset of a harness-text offset.
+    fn file(&self, offset: usize) -> usize {
+        self.shift + offset
+    }
+
+    fn file_range(&self, r: &Range<usize>) -> Range<usize> {
+        self.file(r.start)..self.file(r.end)
+    }
+
+    /// File offset of a byte offset in the YAML text.
+    fn yaml_file(&self, yaml_byte: usize) -> usize {
+        self.file(self.fm.as_ref().map_or(0, |f| f.yaml.start) + yaml_byte)
+    }
+
+    /// The first line of the file (the opening fence), in the file.
+    fn first_line(&self) -> Range<usize> {
+        let end = self.text.find('\n').unwrap_or(self.text.len());
+        let end = if self.text[..end].ends_with('\r') { end - 1 } else { end };
+        self.file(0)..self.file(end)
+    }
+
+    /// Lines of the harness text from `start` to `end` (harness offsets), each without `\n`
+    /// and one trailing `\r`.
+    fn lines(&self, range: Range<usize>) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        let mut start = range.start;
+        while start < range.end {
+            let nl = self.text[start..range.end].find('\n').map(|i| start + i);
+            let end = nl.unwrap_or(range.end);
+            let trimmed = if self.text[start..end].ends_with('\r') { end - 1 } else { end };
+            out.push(start..trimmed);
+            match nl {
+                Some(n) => start = n + 1,
+                None => break,
+            }
+        }
+        out
+    }
+
+    /// Top-level `key: value` lines of the YAML region.
+    fn key_lines(&self) -> Vec<KeyLine> {
+        let Some(fm) = &self.fm else { return Vec::new() };
+        let lines = self.lines(fm.yaml.clone());
+        let mut out = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let s = &self.text[line.clone()];
+            let Some(first) = s.chars().next() else { continue };
+            if first.is_whitespace() || first == '#' || first == '-' && s.starts_with("- ") {
+                continue;
+            }
+            let (key, key_len) = if first == '"' || first == '\'' {
+                match s[1..].find(first) {
+                    Some(j) => (s[1..1 + j].to_string(), j + 2),
+                    None => continue,
+                }
+            } else {
+                let Some(colon) = find_mapping_colon(s) else { continue };
+                (s[..colon].trim_end().to_string(), s[..colon].trim_end().len())
+            };
+            let rest = &s[key_len..];
+            let Some(after) = rest.trim_start().strip_prefix(':') else { continue };
+            let value_start = line.start + (s.len() - after.len());
+            let value = after.trim_start();
+            let vs = value_start + (after.len() - value.len());
+            let ve = vs + value.trim_end().len();
+            let mut block = vs..ve;
+            for l in &lines[i + 1..] {
+                let t = &self.text[l.clone()];
+                if t.trim().is_empty() {
+                    continue;
+                }
+                if !(t.starts_with(' ') || t.starts_with('\t')) {
+                    break;
+                }
+                if block.is_empty() {
+                    block.start = l.start + (t.len() - t.trim_start().len());
+                }
+                block.end = l.start + t.trim_end().len();
+            }
+            let continued = block.end > ve;
+            out.push(KeyLine {
+                key,
+                key_range: line.start..line.start + key_len,
+                value_range: vs..ve,
+                continued,
+                block,
+            });
+        }
+        out
+    }
+
+    /// The file range of a top-level key token.
+    fn key_span(&self, key: &str) -> Option<Range<usize>> {
+        if let Some(k) = self.keys.iter().find(|k| k.key == key) {
+            let start = self.src.floor_boundary(self.yaml_file(k.key_start.byte));
+            let line_end = self.src.line_range(self.src.line_of(start)).end;
+            let rest = &self.src.text[start..line_end.max(start)];
+            let len = find_mapping_colon(rest).map_or(key.len(), |c| rest[..c].trim_end().len());
+            return Some(self.src.clamp(&(start..start + len.max(1))));
+        }
+        self.key_lines().into_iter().find(|k| k.key == key).map(|k| self.file_range(&k.key_range))
+    }
+
+    /// The file range of a top-level key's value (the key when the value is empty).
+    fn value_span(&self, key: &str) -> Option<Range<usize>> {
+        if let Some(k) = self.keys.iter().find(|k| k.key == key) {
+            let start = self.src.floor_boundary(self.yaml_file(k.value_start.byte));
+            let mut end = self.src.floor_boundary(self.yaml_file(k.value_end.byte)).max(start);
+            while end > start && matches!(self.src.text.as_bytes()[end - 1], b'\n' | b'\r' | b' ' | b'\t') {
+                end -= 1;
+            }
+            if end > start {
+                return Some(start..end);
+            }
+            return self.key_span(key);
+        }
+        let k = self.key_lines().into_iter().find(|k| k.key == key)?;
+        if k.continued {
+            Some(self.file_range(&k.block))
+        } else if k.value_range.is_empty() {
+            Some(self.file_range(&k.key_range))
+        } else {
+            Some(self.file_range(&k.value_range))
+        }
+    }
+
+    /// Compatibility findings about the file's bytes (BOM, CRLF).
+    fn file_level(&self, findings: &mut Vec<Finding>) {
+        let text = &self.src.text;
+        if text.starts_with('\u{FEFF}') && self.src.exact && !self.subject.node_mode {
+            findings.push(
+                Finding::new(
+                    "utf8-bom",
+                    self.path,
+                    format!(
+                        "the file starts with a UTF-8 byte order mark, which {} treat as missing frontmatter",
+                        self.targets("utf8-bom")
+                    ),
+                    "the harness strips it here (project, custom and user roots) and loads the file",
+                )
+                .at(0..3)
+                .label("byte order mark")
+                .fix(Some(Fix { description: "strip the byte order mark".into(), edits: vec![edit(0..3, "")] })),
+            );
+        }
+        let crlf: Vec<usize> = text.match_indices("\r\n").map(|(i, _)| i).collect();
+        if !crlf.is_empty() && self.src.exact {
+            let edits = crlf.iter().map(|&i| edit(i..i + 1, "")).collect();
+            findings.push(
+                Finding::new(
+                    "crlf-line-endings",
+                    self.path,
+                    format!(
+                        "the file uses CRLF line endings ({} lines), which fail validation in {}",
+                        crlf.len(),
+                        self.targets("crlf-line-endings")
+                    ),
+                    "the harness accepts CRLF frontmatter; the body reaches the model with its carriage returns",
+                )
+                .at(crlf[0]..crlf[0])
+                .fix(Some(Fix { description: "convert CRLF line endings to LF".into(), edits })),
+            );
+        }
+    }
+
+    /// "skills-ref, Codex" style list of the agents a portability rule is reported for.
+    fn targets(&self, rule: &str) -> String {
+        let all = super::rules::find(rule).map(|r| r.compat).unwrap_or(&[]);
+        let chosen: Vec<Compat> = all.iter().copied().filter(|c| self.opts.compat.contains(c)).collect();
+        let list = if chosen.is_empty() { all.to_vec() } else { chosen };
+        let names: Vec<&str> = list
+            .iter()
+            .map(|c| match c {
+                Compat::Agentskills => "the Agent Skills tools (skills-ref, quick_validate.py)",
+                Compat::ClaudeCode => "Claude Code",
+                Compat::Codex => "Codex",
+            })
+            .collect();
+        names.join(" and ")
+    }
+
+    /// Frontmatter, YAML and field rules. Returns the skill name when it is a string.
+    fn check_frontmatter(
+        &mut self,
+        verdict: &Result<skillfile::ParsedSkill, Rejection>,
+        skip: &str,
+        findings: &mut Vec<Finding>,
+    ) -> Option<String> {
+        let fm = match skillfile::split_frontmatter(self.text) {
+            Ok(fm) => fm,
+            Err(NoFrontmatter::NoOpeningFence) => {
+                findings.push(self.no_opening_fence(skip));
+                return None;
+            }
+            Err(NoFrontmatter::NoClosingFence) => {
+                findings.push(self.no_closing_fence(skip));
+                return None;
+            }
+        };
+        self.fm = Some(fm.clone());
+        let yaml_text = &self.text[fm.yaml.clone()];
+        let parsed = match yaml::parse(yaml_text) {
+            Ok(p) => p,
+            Err(e) => {
+                findings.push(self.yaml_error(&e, skip));
+                return None;
+            }
+        };
+        self.keys = parsed.top_keys.clone();
+        for w in &parsed.warnings {
+            findings.push(self.yaml_warning(w));
+        }
+        let empty = Object::default();
+        let obj = match &parsed.value {
+            Value::Object(o) => o,
+            Value::Date(_) | Value::Buffer(_) | Value::Map(_) | Value::Set(_) => &empty,
+            other => {
+                let (msg, span) = if yaml_text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+                    ("the frontmatter is empty".to_string(), self.first_line())
+                } else {
+                    (
+                        format!("the frontmatter YAML is {}, not a mapping of `key: value` pairs", shape(other)),
+                        self.file_range(&(fm.yaml.start..fm.yaml.end.saturating_sub(1).max(fm.yaml.start))),
+                    )
+                };
+                findings.push(
+                    Finding::new("frontmatter-not-mapping", self.path, msg, skip)
+                        .at(span)
+                        .help("write `name: ...` and `description: ...` as top-level keys between the `---` lines"),
+                );
+                return None;
+            }
+        };
+        let loaded = verdict.is_ok();
+        let name = self.check_name(obj, skip, findings);
+        let description = self.check_description(obj, skip, findings);
+        self.check_invocation(obj, skip, findings);
+        self.check_optional_fields(obj, findings);
+        self.check_keys(obj, findings);
+        let invocation = skillfile::invocation_policy(obj).ok();
+        if let (Some(inv), true) = (invocation, loaded)
+            && !inv.model_invocable
+            && !inv.user_invocable
+        {
+            findings.push(
+                Finding::new(
+                    "unreachable-skill",
+                    self.path,
+                    "`disable-model-invocation: true` and `user-invocable: false` together",
+                    "the harness loads this skill, but it is not in the model's catalog and `/name` does not work: \
+                     nothing can invoke it",
+                )
+                .at_opt(self.key_span("disable-model-invocation"))
+                .help("drop one of the two settings"),
+            );
+        }
+        if let Some(d) = &description
+            && invocation.is_none_or(|i| i.model_invocable)
+        {
+            self.check_truncation(name.as_deref(), d, findings);
+        }
+        if let Some(n) = name.as_deref().filter(|n| js::is_skill_name(n)) {
+            self.check_name_matches(n, findings);
+        }
+        self.check_compat(obj, name.as_deref(), description.as_deref(), findings);
+        self.check_body(&fm, findings);
+        match &obj.get("name") {
+            Some(Value::String(s)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    fn no_opening_fence(&self, skip: &str) -> Finding {
+        let text = self.text;
+        let f = |msg: String| Finding::new("frontmatter-missing", self.path, msg, skip);
+        let Some(nl) = text.find('\n') else {
+            let (msg, help) = if text.contains('\r') {
+                (
+                    "the file uses carriage-return-only line endings, so the harness sees a single line and no \
+                     frontmatter",
+                    "convert the line endings to LF (or CRLF)",
+                )
+            } else if text.trim().is_empty() {
+                (
+                    "the file is empty",
+                    "add frontmatter: `---`, `name: ...`, `description: ...`, `---`, then the instructions",
+                )
+            } else {
+                ("the file is a single line, so it has no frontmatter", "put `---` on a line of its own")
+            };
+            return f(msg.to_string()).at(self.first_line()).help(help);
+        };
+        let first = text[..nl].strip_suffix('\r').unwrap_or(&text[..nl]);
+        let line = self.first_line();
+        if first.starts_with('\u{FEFF}') {
+            return f("the file starts with a UTF-8 byte order mark".into())
+                .at(0..3)
+                .label("byte order mark")
+                .help(
+                    "the bundled root is read the plain-Node way, which keeps the BOM, so the first line is not `---`; \
+                     save the file without a BOM",
+                )
+                .fix(
+                    self.src
+                        .exact
+                        .then(|| Fix { description: "strip the byte order mark".into(), edits: vec![edit(0..3, "")] }),
+                );
+        }
+        if first.trim_end() == "---" {
+            return f("the opening `---` has trailing whitespace".into())
+                .at(self.file(3)..self.file(first.len()))
+                .label("trailing whitespace")
+                .help("the first line must be exactly `---`");
+        }
+        if first.starts_with("---") {
+            return f(format!("the first line is `{}`, not exactly `---`", first))
+                .at(line)
+                .help("the first line must be exactly `---` (no language tag, no fourth dash)");
+        }
+        if first.trim() == "---" {
+            return f("the opening `---` is indented".into()).at(line).help("the first line must be exactly `---`");
+        }
+        let lines = self.lines(0..text.len());
+        if let Some((i, l)) = lines.iter().enumerate().take(40).find(|(_, l)| &text[(*l).clone()] == "---") {
+            return f(format!(
+                "{i} line{} come{} before the opening `---`; frontmatter must start on the first line",
+                if i == 1 { "" } else { "s" },
+                if i == 1 { "s" } else { "" }
+            ))
+            .at(self.file(0)..self.file(l.start.saturating_sub(1)))
+            .label("nothing may come before `---`")
+            .help("delete the lines before `---`");
+        }
+        f("the file has no frontmatter".into())
+            .at(line)
+            .help("start the file with `---`, `name: <slug>`, `description: <text>`, `---`, then the instructions")
+    }
+
+    fn no_closing_fence(&self, skip: &str) -> Finding {
+        let text = self.text;
+        let start = text.find('\n').map_or(text.len(), |i| i + 1);
+        let mut finding =
+            Finding::new("frontmatter-unclosed", self.path, "the opening `---` has no closing `---` line", skip)
+                .at(self.first_line())
+                .label("opened here");
+        for l in self.lines(start..text.len()) {
+            let s = &text[l.clone()];
+            let why = if s.trim_end() == "---" {
+                "has trailing whitespace after `---`"
+            } else if s.trim() == "---" {
+                "is indented"
+            } else if s == "..." {
+                "is `...`, which does not close frontmatter"
+            } else if s.len() > 3 && s.bytes().all(|b| b == b'-') {
+                "has more than three dashes"
+            } else {
+                continue;
+            };
+            let line_no = self.src.line_of(self.file(l.start));
+            finding = finding
+                .related(self.path, Some(self.file_range(&l)), format!("line {line_no} {why}"))
+                .help(format!("line {line_no} looks like the closing fence but {why}; make it exactly `---`"));
+            return finding;
+        }
+        finding.help("add a line with exactly `---` after the last frontmatter key")
+    }
+
+    fn yaml_warning(&self, w: &str) -> Finding {
+        let first = w.lines().next().unwrap_or(w);
+        let span = parse_at_line_col(first).and_then(|(l, c)| self.yaml_line_col(l, c)).map(|o| o..o + 1);
+        let msg = first.split(" at line ").next().unwrap_or(first);
+        Finding::new(
+            "yaml-warning",
+            self.path,
+            format!("the YAML parser warns: {msg}"),
+            "the harness loads the value as a plain string and prints this warning on its stderr",
+        )
+        .at_opt(span)
+    }
+
+    /// File offset of a 1-based line and column of the YAML text.
+    fn yaml_line_col(&self, line: usize, col: usize) -> Option<usize> {
+        let fm = self.fm.as_ref()?;
+        let lines = self.lines(fm.yaml.clone());
+        let l = lines.get(line.checked_sub(1)?)?;
+        let s = &self.text[l.clone()];
+        let off = s.char_indices().nth(col.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
+        Some(self.file(l.start + off))
+    }
+
+    fn yaml_error(&self, e: &yaml::YamlError, skip: &str) -> Finding {
+        let duplicate = e.message.starts_with("Map keys must be unique");
+        let rule = if duplicate { "yaml-duplicate-key" } else { "yaml-syntax" };
+        let message = e.message.split(" at line ").next().unwrap_or(&e.message).trim_end_matches(':');
+        let pos = e.pos.as_ref().map(|p| self.yaml_file(p.byte)).or_else(|| {
+            parse_at_line_col(&e.message)
+                .or_else(|| parse_at_line_col(&e.pretty))
+                .and_then(|(l, c)| self.yaml_line_col(l, c))
+        });
+        let fm = self.fm.as_ref().expect("frontmatter split");
+        let key_lines = self.key_lines();
+        let error_line = pos.map(|p| self.src.line_of(p));
+        let mut finding = Finding::new(rule, self.path, format!("invalid YAML in the frontmatter: {message}"), skip);
+        let pos = pos.map(|p| self.src.floor_boundary(p));
+        let span = pos.map(|p| {
+            let end = self.src.text[p..].chars().next().map_or(p, |c| p + c.len_utf8());
+            p..end.max(p)
+        });
+        finding = finding.at(span.clone().unwrap_or_else(|| self.file(fm.yaml.start)..self.file(fm.yaml.start)));
+        if duplicate {
+            let mut seen: Vec<&KeyLine> = Vec::new();
+            for k in &key_lines {
+                if let Some(first) = seen.iter().find(|s| s.key == k.key) {
+                    let first_line = self.src.line_of(self.file(first.key_range.start));
+                    let line = self.src.line_of(self.file(k.key_range.start));
+                    finding = finding
+                        .at(self.file_range(&k.key_range))
+                        .label(format!("`{}` again", k.key))
+                        .related(self.path, Some(self.file_range(&first.key_range)), "first defined here")
+                        .help(format!(
+                            "`{}` is defined on line {first_line} and again on line {line}; the harness's YAML parser \
+                             rejects duplicate keys instead of keeping the last one; delete one",
+                            k.key
+                        ));
+                    return finding;
+                }
+                seen.push(k);
+            }
+            return finding.help("delete one of the duplicated keys");
+        }
+        // Look for the classic traps, nearest the error first.
+        let mut traps: Vec<(Trap, Range<usize>, Option<&KeyLine>)> = Vec::new();
+        for l in self.lines(fm.yaml.clone()) {
+            let s = &self.text[l.clone()];
+            let indent: &str = &s[..s.len() - s.trim_start().len()];
+            if indent.contains('\t') && !s.trim().is_empty() {
+                traps.push((Trap::TabIndent, l.start..l.start + indent.len(), None));
+            }
+        }
+        for k in &key_lines {
+            let v = &self.text[k.value_range.clone()];
+            if let Some(t) = value_trap(v) {
+                traps.push((t, k.value_range.clone(), Some(k)));
+            }
+        }
+        traps.sort_by_key(|(_, r, _)| {
+            let line = self.src.line_of(self.file(r.start));
+            let d = error_line.map_or(0, |e| if line <= e { (e - line) * 2 } else { (line - e) * 2 + 1 });
+            (d, r.start)
+        });
+        if let Some((trap, range, key)) = traps.first() {
+            let key_name = key.map(|k| k.key.as_str()).unwrap_or("");
+            let (label, help) = match trap {
+                Trap::ColonSpace => (
+                    "a plain value cannot contain `: `".to_string(),
+                    format!(
+                        "YAML reads `: ` inside an unquoted value as the start of a nested mapping; quote the value \
+                         (`{key_name}: \"...\"`) or use a folded block (`{key_name}: >-` with the text on the next \
+                         lines, indented)"
+                    ),
+                ),
+                Trap::FlowStart => (
+                    "a value starting with `[` or `{` is a list or mapping".to_string(),
+                    format!("quote the value if it is text: `{key_name}: \"...\"`"),
+                ),
+                Trap::Reserved => (
+                    "`@` and `` ` `` cannot start a plain value".to_string(),
+                    format!("quote the value: `{key_name}: \"...\"`"),
+                ),
+                Trap::Indicator => (
+                    "`*`, `&`, `!` and `%` at the start of a value are YAML syntax".to_string(),
+                    format!("quote the value: `{key_name}: \"...\"`"),
+                ),
+                Trap::TabIndent => (
+                    "tab used for indentation".to_string(),
+                    "YAML does not allow tabs as indentation; indent with spaces".to_string(),
+                ),
+            };
+            let trap_span = self.file_range(range);
+            if span.as_ref().is_some_and(|s| self.src.line_of(s.start) == self.src.line_of(trap_span.start))
+                || span.is_none()
+            {
+                finding = finding.at(trap_span).label(label);
+            } else {
+                finding = finding.label("the YAML parser stops here").related(self.path, Some(trap_span), label);
+            }
+            finding = finding.help(help);
+        }
+        finding.fix(self.quote_fix(&key_lines))
+    }
+
+    /// Quote every single-line plain value that falls into a trap, if that makes the YAML valid
+    /// and keeps each value's text exactly.
+    fn quote_fix(&self, key_lines: &[KeyLine]) -> Option<Fix> {
+        if !self.src.exact {
+            return None;
+        }
+        let fm = self.fm.as_ref()?;
+        let mut edits = Vec::new();
+        let mut expect = Vec::new();
+        for k in key_lines {
+            let v = &self.text[k.value_range.clone()];
+            let Some(trap) = value_trap(v) else { continue };
+            if trap == Trap::TabIndent || k.continued || v.contains(" #") || v.contains('\t') {
+                continue;
+            }
+            let quoted = format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""));
+            edits.push((k.value_range.clone(), quoted));
+            expect.push((k.key.clone(), v.to_string()));
+        }
+        if edits.is_empty() {
+            return None;
+        }
+        let mut yaml_text = self.text[fm.yaml.clone()].to_string();
+        for (r, q) in edits.iter().rev() {
+            yaml_text.replace_range(r.start - fm.yaml.start..r.end - fm.yaml.start, q);
+        }
+        let parsed = yaml::parse(&yaml_text).ok()?;
+        let Value::Object(obj) = &parsed.value else { return None };
+        if !expect.iter().all(|(k, v)| matches!(obj.get(k), Some(Value::String(s)) if s == v)) {
+            return None;
+        }
+        let keys: Vec<String> = expect.iter().map(|(k, _)| format!("`{k}`")).collect();
+        Some(Fix {
+            description: format!("quote the value of {}", keys.join(", ")),
+            edits: edits.into_iter().map(|(r, q)| edit(self.file_range(&r), &q)).collect(),
+        })
+    }
+
+    fn check_name(&self, obj: &Object, skip: &str, findings: &mut Vec<Finding>) -> Option<String> {
+        match obj.get("name") {
+            None => {
+                let mut f = Finding::new("name-required", self.path, "the frontmatter has no `name`", skip)
+                    .at(self.first_line())
+                    .help(format!(
+                        "add `name: {}`; the harness takes the name only from the frontmatter, never from the \
+                         folder or file name",
+                        suggest_slug(self.subject.stem()).unwrap_or_else(|| "<slug>".into())
+                    ));
+                if let Some(k) = obj.iter().map(|(k, _)| k).find(|k| k.eq_ignore_ascii_case("name") || *k == "title") {
+                    f = f
+                        .at_opt(self.key_span(k))
+                        .label(format!("`{k}` is not `name`"))
+                        .help("the key must be spelled `name`");
+                }
+                findings.push(f);
+                None
+            }
+            Some(Value::String(s)) if s.is_empty() => {
+                findings.push(
+                    Finding::new("name-required", self.path, "`name` is an empty string", skip)
+                        .at_opt(self.value_span("name"))
+                        .help("give the skill a lowercase slug name"),
+                );
+                None
+            }
+            Some(Value::String(s)) => {
+                if !js::is_skill_name(s) {
+                    let mut f = Finding::new(
+                        "name-invalid",
+                        self.path,
+                        format!("`{}` is not a valid skill name: {}", s, name_problem(s)),
+                        skip,
+                    )
+                    .at_opt(self.value_span("name"));
+                    f = match suggest_slug(s) {
+                        Some(slug) => f.label(format!("use `{slug}`")).help(format!(
+                            "names are lowercase ASCII letters and digits in hyphen-separated groups: `name: {slug}`"
+                        )),
+                        None => f.help("names are lowercase ASCII letters and digits in hyphen-separated groups"),
+                    };
+                    findings.push(f);
+                }
+                Some(s.clone())
+            }
+            Some(other) => {
+                let src =
+                    self.value_span("name").map(|r| self.src.text[self.src.clamp(&r)].to_string()).unwrap_or_default();
+                findings.push(
+                    Finding::new("name-required", self.path, format!("`name` is {}, not a string", shape(other)), skip)
+                        .at_opt(self.value_span("name"))
+                        .help(type_hint("name", other, &src)),
+                );
+                None
+            }
+        }
+    }
+
+    fn check_description(&self, obj: &Object, skip: &str, findings: &mut Vec<Finding>) -> Option<String> {
+        match obj.get("description") {
+            None => {
+                let mut f = Finding::new(
+                    "description-required",
+                    self.path,
+                    "the frontmatter has no `description`",
+                    skip,
+                )
+                .at(self.first_line())
+                .help("add `description: <what the skill does and when to use it>`; the model sees it in the catalog");
+                if let Some(k) = obj.iter().map(|(k, _)| k).find(|k| {
+                    let n = normalize_key(k);
+                    crate::commands::edit_distance(&n, "description") <= 2
+                }) {
+                    f = f.at_opt(self.key_span(k)).label(format!("`{k}` is not `description`"));
+                }
+                findings.push(f);
+                None
+            }
+            Some(Value::String(s)) if s.is_empty() => {
+                findings.push(
+                    Finding::new("description-required", self.path, "`description` is an empty string", skip)
+                        .at_opt(self.value_span("description"))
+                        .help("describe what the skill does and when to use it"),
+                );
+                None
+            }
+            Some(Value::String(s)) => {
+                if js::collapse_whitespace(s).is_empty() {
+                    findings.push(
+                        Finding::new(
+                            "description-blank",
+                            self.path,
+                            "`description` is only whitespace",
+                            "the harness loads the skill, but the catalog shows it with an empty description",
+                        )
+                        .at_opt(self.value_span("description"))
+                        .help("describe what the skill does and when to use it"),
+                    );
+                }
+                Some(s.clone())
+            }
+            Some(other) => {
+                let src = self
+                    .value_span("description")
+                    .map(|r| self.src.text[self.src.clamp(&r)].to_string())
+                    .unwrap_or_default();
+                findings.push(
+                    Finding::new(
+                        "description-required",
+                        self.path,
+                        format!("`description` is {}, not a string", shape(other)),
+                        skip,
+                    )
+                    .at_opt(self.value_span("description"))
+                    .help(type_hint("description", other, &src)),
+                );
+                None
+            }
+        }
+    }
+
+    fn check_invocation(&self, obj: &Object, skip: &str, findings: &mut Vec<Finding>) {
+        for (legacy, canonical) in skillfile::LEGACY_KEYS {
+            let Some(value) = obj.get(legacy) else { continue };
+            let spelled = skillfile::boolean_spelling(value);
+            let (help, fix) = if legacy == "modelInvocable" {
+                let help = match spelled {
+                    Some(true) => "`modelInvocable: true` is the default: delete the line (or write \
+                                   `disable-model-invocation: false`); the meaning is inverted"
+                        .to_string(),
+                    Some(false) => {
+                        "write `disable-model-invocation: true` instead; the meaning is inverted".to_string()
+                    }
+                    None => "use `disable-model-invocation`, which has the inverted meaning: `modelInvocable: false` \
+                             becomes `disable-model-invocation: true`"
+                        .to_string(),
+                };
+                let fix = spelled.filter(|_| !obj.contains_key(canonical)).and_then(|b| {
+                    let key = self.key_span(legacy)?;
+                    let val = self.value_span(legacy).filter(|v| v.start > key.end)?;
+                    Some(Fix {
+                        description: format!("replace `modelInvocable: ...` with `{canonical}: {}`", !b),
+                        edits: vec![edit(key, canonical), edit(val, if b { "false" } else { "true" })],
+                    })
+                });
+                (help, fix)
+            } else {
+                let help = format!("rename it to `{canonical}` (same meaning)");
+                let fix = spelled.filter(|_| !obj.contains_key(canonical)).and_then(|_| {
+                    let key = self.key_span(legacy)?;
+                    Some(Fix {
+                        description: format!("rename `{legacy}` to `{canonical}`"),
+                        edits: vec![edit(key, canonical)],
+                    })
+                });
+                (help, fix)
+            };
+            findings.push(
+                Finding::new(
+                    "legacy-invocation-key",
+                    self.path,
+                    format!("`{legacy}` is no longer supported; use `{canonical}`"),
+                    skip,
+                )
+                .at_opt(self.key_span(legacy))
+                .label("legacy key")
+                .help(help)
+                .fix(if self.src.exact { fix } else { None }),
+            );
+        }
+        for key in ["disable-model-invocation", "user-invocable"] {
+            let Some(value) = obj.get(key) else { continue };
+            if skillfile::boolean_spelling(value).is_some() {
+                continue;
+            }
+            let shown = match value {
+                Value::String(s) => format!("the string \"{}\"", s),
+                other => shape(other),
+            };
+            findings.push(
+                Finding::new(
+                    "invocation-not-boolean",
+                    self.path,
+                    format!("`{key}` is {shown}, which the harness does not accept as a boolean"),
+                    skip,
+                )
+                .at_opt(self.value_span(key))
+                .help(format!("write `{key}: true` or `{key}: false` (the harness also accepts yes/no, on/off, 1/0)")),
+            );
+        }
+    }
+
+    fn check_optional_fields(&self, obj: &Object, findings: &mut Vec<Finding>) {
+        if let Some(v) = obj.get("whenToUse")
+            && !matches!(v, Value::String(s) if !s.is_empty())
+        {
+            findings.push(
+                Finding::new(
+                    "ignored-field",
+                    self.path,
+                    format!(
+                        "`whenToUse` is {}, not a non-empty string",
+                        if matches!(v, Value::String(_)) { "an empty string".to_string() } else { shape(v) }
+                    ),
+                    "the harness drops `whenToUse` silently and loads the skill without it",
+                )
+                .at_opt(self.value_span("whenToUse"))
+                .help("write `whenToUse` as text (quote it, or use `>-` for several lines)"),
+            );
+        }
+        if let Some(v) = obj.get("metadata")
+            && !matches!(v, Value::Object(_) | Value::Date(_) | Value::Buffer(_) | Value::Map(_) | Value::Set(_))
+        {
+            findings.push(
+                Finding::new(
+                    "ignored-field",
+                    self.path,
+                    format!("`metadata` is {}, not a mapping", shape(v)),
+                    "the harness drops `metadata` silently and loads the skill without it",
+                )
+                .at_opt(self.value_span("metadata"))
+                .help("write `metadata:` followed by indented `key: value` lines"),
+            );
+        }
+    }
+
+    fn check_keys(&self, obj: &Object, findings: &mut Vec<Finding>) {
+        for (key, value) in obj.iter() {
+            if HARNESS_KEYS.contains(&key) || skillfile::LEGACY_KEYS.iter().any(|(l, _)| *l == key) {
+                continue;
+            }
+            if normalize_key(key) == "whentouse" {
+                let fix = (!obj.contains_key("whenToUse") && matches!(value, Value::String(_)) && self.src.exact)
+                    .then(|| self.key_span(key))
+                    .flatten()
+                    .map(|r| Fix {
+                        description: format!("rename `{key}` to `whenToUse`"),
+                        edits: vec![edit(r, "whenToUse")],
+                    });
+                let extra = if key == "when_to_use" {
+                    " (Claude Code's spelling: keep both if Claude Code reads this file too)"
+                } else {
+                    ""
+                };
+                findings.push(
+                    Finding::new(
+                        "when-to-use-key",
+                        self.path,
+                        format!("`{}` is not `whenToUse`", key),
+                        "the harness reads only `whenToUse` and ignores this key silently",
+                    )
+                    .at_opt(self.key_span(key))
+                    .label("use `whenToUse`")
+                    .help(format!("rename it to `whenToUse`{extra}"))
+                    .fix(fix),
+                );
+                continue;
+            }
+            if FOREIGN_KEYS.contains(&key) {
+                continue;
+            }
+            let mut f = Finding::new(
+                "unknown-key",
+                self.path,
+                format!("unknown frontmatter key `{}`", key),
+                "the harness ignores this key silently",
+            )
+            .at_opt(self.key_span(key));
+            if let Some(s) = suggest_key(key) {
+                f = f.label(format!("did you mean `{s}`?")).help(format!(
+                    "did you mean `{s}`? The harness only reads that exact spelling{}",
+                    if HARNESS_KEYS.contains(&s) { ", so this setting has no effect" } else { "" }
+                ));
+            } else {
+                f = f.help("move custom data under `metadata:`");
+            }
+            findings.push(f);
+        }
+    }
+
+    fn check_truncation(&self, name: Option<&str>, description: &str, findings: &mut Vec<Finding>) {
+        let max = self.opts.max_description;
+        let entry = CatalogEntry::new(name.unwrap_or(""), description, max);
+        if !entry.is_cut() {
+            return;
+        }
+        let normalized = js::collapse_whitespace(description);
+        let keep = max.saturating_sub(3);
+        // The byte index in `normalized` of the first character (partly) lost.
+        let mut units = 0;
+        let mut cut = normalized.len();
+        for (i, c) in normalized.char_indices() {
+            if units + c.len_utf16() > keep {
+                cut = i;
+                break;
+            }
+            units += c.len_utf16();
+        }
+        let kept = &normalized[..cut];
+        let lost = &normalized[cut..];
+        let tail: String = kept.chars().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect();
+        let head: String = lost.chars().take(30).collect();
+        let lost_preview: String = lost.chars().take(120).collect();
+        let ellipsis = if lost.chars().count() > 120 { "…" } else { "" };
+        let value = self.value_span("description");
+        let span = value.as_ref().and_then(|v| self.cut_in_source(v, description, cut)).or(value);
+        findings.push(
+            Finding::new(
+                "description-truncated",
+                self.path,
+                format!(
+                    "the description is {} UTF-16 units after whitespace is collapsed; the catalog keeps {keep} and adds \
+                     `...`",
+                    entry.normalized_len
+                ),
+                format!(
+                    "the model's catalog shows only the first {keep} units; it never sees: \"{}{ellipsis}\"",
+                    &lost_preview
+                ),
+            )
+            .at_opt(span)
+            .label(format!("cut here: …{}|HERE|{}…", &tail, &head))
+            .help(format!(
+                "shorten the description by {} units, or move detail into the body; put the trigger phrases first",
+                entry.normalized_len - keep
+            )),
+        );
+    }
+
+    /// The file range from the cut point to the end of the value, when the value's source text
+    /// collapses to the same normalized description (plain, simply quoted or block scalars).
+    fn cut_in_source(&self, value: &Range<usize>, description: &str, cut_normalized: usize) -> Option<Range<usize>> {
+        let value = &self.src.clamp(value);
+        let src = &self.src.text[value.clone()];
+        let (content_start, content) = if src.starts_with('|') || src.starts_with('>') {
+            let nl = src.find('\n')?;
+            (value.start + nl + 1, &src[nl + 1..])
+        } else if src.len() >= 2 && src.starts_with('"') && src.ends_with('"') && !src[1..src.len() - 1].contains('\\')
+            || src.len() >= 2 && src.starts_with('\'') && src.ends_with('\'') && !src[1..src.len() - 1].contains("''")
+        {
+            (value.start + 1, &src[1..src.len() - 1])
+        } else {
+            (value.start, src)
+        };
+        if js::collapse_whitespace(content) != js::collapse_whitespace(description) {
+            return None;
+        }
+        // Walk the source with the collapse algorithm to find where the cut falls.
+        let mut out = 0;
+        let mut in_run = false;
+        let mut started = false;
+        for (i, c) in content.char_indices() {
+            if js::is_js_whitespace(c) {
+                in_run = true;
+                continue;
+            }
+            if in_run && started {
+                out += 1;
+            }
+            in_run = false;
+            started = true;
+            if out >= cut_normalized {
+                return Some(content_start + i..value.end);
+            }
+            out += c.len_utf8();
+        }
+        None
+    }
+
+    fn check_name_matches(&self, name: &str, findings: &mut Vec<Finding>) {
+        if let SubjectKind::Flat { entry, root } = &self.subject.kind
+            && entry == "SKILL.md"
+        {
+            findings.push(
+                Finding::new(
+                    "root-level-skill-md",
+                    self.path,
+                    "`SKILL.md` sits directly in the root, so it is a flat skill",
+                    format!("the harness loads it, with the whole root `{}` as the skill's base directory", root),
+                )
+                .help(format!(
+                    "move it into a folder: `{}/SKILL.md`",
+                    if js::is_skill_name(name) { name } else { "<name>" }
+                )),
+            );
+            return;
+        }
+        let stem = self.subject.stem();
+        if stem == name {
+            return;
+        }
+        let what = match &self.subject.kind {
+            SubjectKind::Bundle { .. } => "folder",
+            SubjectKind::Flat { .. } => "file",
+        };
+        findings.push(
+            Finding::new(
+                "name-mismatch",
+                self.path,
+                format!("the skill is named `{}` but its {what} is `{}`", name, stem),
+                format!(
+                    "the harness knows this skill only as `{}` (`/{}` and the catalog); Claude Code and the Agent \
+                     Skills spec use the {what} name",
+                    name, name
+                ),
+            )
+            .at_opt(self.value_span("name"))
+            .help(format!("rename the {what} to `{}` or the skill to `{}`", name, stem)),
+        );
+    }
+
+    fn check_compat(&self, obj: &Object, name: Option<&str>, description: Option<&str>, findings: &mut Vec<Finding>) {
+        if let Some(n) = name {
+            let chars = n.chars().count();
+            if chars > 64 {
+                findings.push(
+                    Finding::new(
+                        "name-too-long",
+                        self.path,
+                        format!(
+                            "`name` is {chars} characters, over the 64-character limit of {}",
+                            self.targets("name-too-long")
+                        ),
+                        "the harness has no limit and loads it",
+                    )
+                    .at_opt(self.value_span("name")),
+                );
+            }
+        }
+        if let Some(d) = description {
+            let raw = d.chars().count();
+            let collapsed = js::collapse_whitespace(d).chars().count();
+            if raw > 1024 || collapsed > 1024 {
+                findings.push(
+                    Finding::new(
+                        "description-too-long",
+                        self.path,
+                        format!(
+                            "the description is {raw} characters ({collapsed} with whitespace collapsed, as Codex counts), over \
+                             the 1024-character limit of {}",
+                            self.targets("description-too-long")
+                        ),
+                        "the harness loads it (only the catalog cut applies)",
+                    )
+                    .at_opt(self.value_span("description")),
+                );
+            }
+        }
+        let mut chosen: Vec<Compat> = self.opts.compat.clone();
+        if chosen.is_empty() {
+            chosen = vec![Compat::Agentskills];
+        }
+        for (key, _) in obj.iter() {
+            let rejecting: Vec<&str> = chosen
+                .iter()
+                .filter_map(|c| match c {
+                    Compat::Agentskills if !AGENTSKILLS_KEYS.contains(&key) => Some("the Agent Skills specification"),
+                    Compat::ClaudeCode if !CLAUDE_CODE_KEYS.contains(&key) => Some("Claude Code"),
+                    _ => None,
+                })
+                .collect();
+            if rejecting.is_empty() {
+                continue;
+            }
+            let hint = match key {
+                "whenToUse" => "Claude Code reads `when_to_use`; the spec has no such key",
+                "disable-model-invocation" | "user-invocable" => {
+                    "Claude Code reads this key too; the spec does not allow it"
+                }
+                _ => "packaging and upload validators reject keys outside the allowed set",
+            };
+            findings.push(
+                Finding::new(
+                    "non-portable-key",
+                    self.path,
+                    format!("`{}` is not a key of {}", key, rejecting.join(" or ")),
+                    if HARNESS_KEYS.contains(&key) {
+                        "the harness reads this key"
+                    } else {
+                        "the harness ignores this key"
+                    },
+                )
+                .at_opt(self.key_span(key))
+                .help(hint),
+            );
+        }
+    }
+
+    fn check_body(&self, fm: &Frontmatter, findings: &mut Vec<Finding>) {
+        let body = &self.text[fm.body.clone()];
+        let lines = body.split_inclusive('\n').count();
+        if lines > MAX_BODY_LINES {
+            let first_body_line = self.src.line_of(self.file(fm.body.start));
+            let over = self.src.line_range(first_body_line + MAX_BODY_LINES);
+            findings.push(
+                Finding::new(
+                    "body-too-long",
+                    self.path,
+                    format!("the body is {lines} lines, over the recommended {MAX_BODY_LINES}"),
+                    "the harness sends the whole body to the model every time the skill is loaded",
+                )
+                .at(over)
+                .label(format!("line {} of the body", MAX_BODY_LINES + 1))
+                .help("move detail into files under `references/` and link them from the body"),
+            );
+        }
+        findings.extend(super::bundle::check_references(self.subject, self.path, body, self.file(fm.body.start)));
+    }
+}
+
+fn edit(range: Range<usize>, replacement: &str) -> Edit {
+    Edit { range, replacement: replacement.to_string() }
+}
+
+/// The index of the `:` that ends a plain mapping key on this line (`: ` or `:` at the end).
+fn find_mapping_colon(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    (0..b.len()).find(|&i| b[i] == b':' && (i + 1 == b.len() || matches!(b[i + 1], b' ' | b'\t' | b'\r')))
+}
+
+/// The trap an unquoted single-line value falls into, if any.
+fn value_trap(v: &str) -> Option<Trap> {
+    let first = v.chars().next()?;
+    match first {
+        '"' | '\'' | '|' | '>' | '#' => None,
+        '[' | '{' => {
+            let close = if first == '[' { ']' } else { '}' };
+            // A complete flow collection alone on the line parses; anything else is a trap.
+            let balanced = v.ends_with(close) && v.matches(first).count() == v.matches(close).count();
+            (!balanced).then_some(Trap::FlowStart)
+        }
+        '@' | '`' => Some(Trap::Reserved),
+        '*' | '&' | '!' | '%' => Some(Trap::Indicator),
+        _ if v.contains(": ") || v.ends_with(':') => Some(Trap::ColonSpace),
+        _ => None,
+    }
+}
+
+/// `(line, column)` from a YAML message's ` at line L, column C`.
+fn parse_at_line_col(msg: &str) -> Option<(usize, usize)> {
+    let rest = &msg[msg.find("at line ")? + 8..];
+    let line: usize = rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    let rest = &rest[rest.find("column ")? + 7..];
+    let col: usize = rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    Some((line, col))
+}
+
+/// Lowercase with `-` and `_` removed, for comparing key spellings.
+pub fn normalize_key(k: &str) -> String {
+    k.chars().filter(|c| *c != '-' && *c != '_' && !c.is_whitespace()).flat_map(char::to_lowercase).collect()
+}
+
+/// The known key an unknown key probably means.
+fn suggest_key(key: &str) -> Option<&'static str> {
+    let n = normalize_key(key);
+    let known = HARNESS_KEYS.iter().chain(FOREIGN_KEYS.iter()).copied();
+    let mut best: Option<(usize, &'static str)> = None;
+    for k in known {
+        let d = if normalize_key(k) == n { 0 } else { crate::commands::edit_distance(&normalize_key(k), &n) };
+        let limit = if n.len() <= 4 { 1 } else { 2 };
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// Why a string is not a valid skill name.
+fn name_problem(s: &str) -> &'static str {
+    if s.ends_with('\n') {
+        "it ends with a line break (a `|` or `>` block keeps one)"
+    } else if s.chars().any(|c| c.is_ascii_uppercase()) {
+        "it has capital letters"
+    } else if s.contains('_') {
+        "it has underscores"
+    } else if s.chars().any(char::is_whitespace) {
+        "it has spaces"
+    } else if !s.is_ascii() {
+        "it has non-ASCII characters"
+    } else if s.starts_with('-') || s.ends_with('-') {
+        "it starts or ends with a hyphen"
+    } else if s.contains("--") {
+        "it has a double hyphen"
+    } else {
+        "only lowercase letters, digits and single hyphens are allowed"
+    }
+}
+
+/// The nearest valid slug: lowercase, runs of other characters become one hyphen.
+pub fn suggest_slug(s: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in s.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.push(c);
+        } else {
+            dash = true;
+        }
+    }
+    js::is_skill_name(&out).then_some(out)
+}
+
+fn type_hint(key: &str, v: &Value, src: &str) -> String {
+    match v {
+        Value::Number(_) | Value::Bool(_) => {
+            format!("YAML reads `{}` as {}; quote it: `{key}: \"{}\"`", src, shape(v), src)
+        }
+        Value::Null => format!("`{key}:` has no value; write the text after the colon"),
+        Value::Array(_) if src.starts_with('[') => {
+            format!("a value starting with `[` is a YAML list; quote it: `{key}: \"...\"`")
+        }
+        Value::Array(_) => format!("`{key}` is a list; write it as one string"),
+        Value::Object(_) => format!("`{key}` is a mapping; write it as one string (quote it if it contains `: `)"),
+        _ => format!("write `{key}` as a string"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Mutations of a skill file (every truncation, inserted bytes and characters) never panic.
+    #[test]
+    fn never_panics() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SKILL.md");
+        let base = "\u{feff}---\nname: a-b\ndescription: >-\n  Does \"x\": y [z] é😀\n  more\nwhenToUse: |\n  w\nmetadata: {k: [1, 2]}\n\
+                    user_invocable: yes\nmodelInvocable: false\n---\n\nSee [a](references/x.md) and `scripts/y.py`.\n";
+        let inserts: [&[u8]; 10] = [
+            b"\xff",
+            b"\x00",
+            b"\t",
+            b"\r",
+            b":",
+            b"\"",
+            b"'",
+            b"---\n",
+            "\u{202e}".as_bytes(),
+            "\u{1b}[2J".as_bytes(),
+        ];
+        let subject = |p: &std::path::Path| Subject {
+            path: p.to_string_lossy().into_owned(),
+            kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a-b".into() },
+            node_mode: false,
+        };
+        let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec() };
+        let bytes = base.as_bytes();
+        let mut seed: u64 = 0x9e3779b97f4a7c15;
+        for i in 0..=bytes.len() {
+            std::fs::write(&path, &bytes[..i]).unwrap();
+            check_file(&subject(&path), &opts);
+            for node_mode in [false, true] {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let ins = inserts[(seed >> 33) as usize % inserts.len()];
+                let mut v = bytes[..i].to_vec();
+                v.extend_from_slice(ins);
+                v.extend_from_slice(&bytes[i..]);
+                std::fs::write(&path, &v).unwrap();
+                let s = Subject { node_mode, ..subject(&path) };
+                let r = check_file(&s, &opts);
+                if let Some(src) = &r.source {
+                    for f in &r.findings {
+                        if let Some(span) = &f.span {
+                            let c = src.clamp(span);
+                            let _ = src.span_positions(&c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn slugs_and_keys() {
+        assert_eq!(suggest_slug("My_Skill Name").as_deref(), Some("my-skill-name"));
+        assert_eq!(suggest_slug("foo\n").as_deref(), Some("foo"));
+        assert_eq!(suggest_slug("日本"), None);
+        assert_eq!(suggest_key("user_invocable"), Some("user-invocable"));
+        assert_eq!(suggest_key("Disable-Model-Invocation"), Some("disable-model-invocation"));
+        assert_eq!(suggest_key("descripton"), Some("description"));
+        assert_eq!(suggest_key("frobnicate"), None);
+        assert_eq!(value_trap("Triage bugs: use when"), Some(Trap::ColonSpace));
+        assert_eq!(value_trap("[a, b]"), None);
+        assert_eq!(value_trap("[draft] notes"), Some(Trap::FlowStart));
+        assert_eq!(value_trap("\"quoted: ok\""), None);
+        assert_eq!(parse_at_line_col("Map keys must be unique at line 3, column 1:\n"), Some((3, 1)));
+    }
+}

@@ -1,0 +1,219 @@
+//! `dsh-skills lint`: targets → per-file checks → configuration → fixes → output → exit status.
+
+use super::check::{self, CheckOptions, Subject};
+use super::config::{Config, Suppressions};
+use super::render::{self, human};
+use super::{Compat, FileFix, Finding, Report, Severity, bundle, fix, rules, targets, term};
+use crate::cli::{CompatTarget, Deny, FailOn, Format, GlobalArgs, LintArgs};
+use crate::commands::{EXIT_OK, Io, UsageError};
+use crate::discover::Environment;
+use crate::snapshot::{Settings, Snapshot};
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::ops::Range;
+
+/// Exit status when a finding reaches the failing level.
+pub const EXIT_FINDINGS: u8 = 1;
+
+/// What a lint run needs besides the discovery settings.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub config: Config,
+    pub compat: Vec<Compat>,
+}
+
+/// A finished lint pass: the report and the files it read.
+pub struct Run {
+    pub report: Report,
+    pub subjects: Vec<Subject>,
+}
+
+pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
+    if let Some(id) = &args.explain {
+        return explain(g, id, io);
+    }
+    if args.diff && g.format == Format::Sarif {
+        return Err(UsageError("--diff prints a patch; use it with --format human, json or github".into()).into());
+    }
+    let start = settings
+        .cwd
+        .as_deref()
+        .map_or_else(|| env.process_cwd.clone(), |c| crate::platform::resolve(&env.process_cwd, c));
+    let config = Config::find(&start, args.config.as_deref(), &env.process_cwd)?;
+    let mut compat: Vec<Compat> = args
+        .compat
+        .iter()
+        .map(|c| match c {
+            CompatTarget::Agentskills => Compat::Agentskills,
+            CompatTarget::ClaudeCode => Compat::ClaudeCode,
+            CompatTarget::Codex => Compat::Codex,
+        })
+        .collect();
+    for c in &config.compat {
+        if !compat.contains(c) {
+            compat.push(*c);
+        }
+    }
+    let cli_fail = args.fail_on.map(|f| match f {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+    });
+    let deny = args.deny.contains(&Deny::Warnings).then_some(Severity::Warning);
+    let fail_on = match (cli_fail, deny) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b).or(config.fail_on).unwrap_or(Severity::Error),
+    };
+    let opts = Options { config, compat };
+    let mut result = lint(&args.paths, settings, env, &opts)?;
+    if args.fix || args.diff {
+        let (fixes, applied) = fixes(&result, args.fix);
+        if applied > 0 {
+            result = lint(&args.paths, settings, env, &opts)?;
+        }
+        result.report.fixes = fixes;
+        result.report.summary.fixed = applied;
+    }
+    let report = &result.report;
+    let text = match g.format {
+        Format::Human => {
+            let color = term::use_color(g.color, &|k| std::env::var(k).ok(), std::io::stdout().is_terminal());
+            human::render(report, human::Options { color, ..human::Options::default() })
+        }
+        Format::Json => render::json::render(report),
+        Format::Github => render::github::render(report),
+        Format::Sarif => render::sarif::render(report),
+    };
+    io.out.write_all(text.as_bytes())?;
+    Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
+    if id == "all" {
+        let mut s = String::new();
+        for r in rules::RULES {
+            s.push_str(&format!(
+                "{:<26} {:<8} {}\n",
+                r.id,
+                if r.compat.is_empty() { r.severity.as_str() } else { "off" },
+                r.summary
+            ));
+        }
+        io.out.write_all(s.as_bytes())?;
+        return Ok(EXIT_OK);
+    }
+    let Some(r) = rules::find(id) else {
+        let close = rules::similar(id);
+        let hint = if close.is_empty() {
+            "; `dsh-skills lint --explain all` lists every rule".to_string()
+        } else {
+            format!("; did you mean {}?", close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or "))
+        };
+        return Err(UsageError(format!("no lint rule named `{}`{hint}", term::escape(id))).into());
+    };
+    let text = match g.format {
+        Format::Json => render::json::rule(r),
+        _ => rules::explain_text(r),
+    };
+    io.out.write_all(text.as_bytes())?;
+    Ok(EXIT_OK)
+}
+
+/// One lint pass over `paths` (or every root for the cwd when empty).
+pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Options) -> Result<Run, UsageError> {
+    let t = if paths.is_empty() {
+        targets::from_snapshot(&Snapshot::discover(settings, env))
+    } else {
+        targets::from_paths(paths, settings, env)?
+    };
+    let check_opts = CheckOptions { max_description: settings.description_max_length, compat: opts.compat.clone() };
+    let mut report = Report { complete: t.complete, base_dir: env.process_cwd.clone(), ..Report::default() };
+    let mut findings: Vec<Finding> = t.findings;
+    let mut suppressions: HashMap<String, Suppressions> = HashMap::new();
+    let mut name_spans: HashMap<String, Range<usize>> = HashMap::new();
+    let mut bundles_seen = std::collections::BTreeSet::new();
+    for s in &t.subjects {
+        let r = check::check_file(s, &check_opts);
+        if bundles_seen.insert(s.base_dir().to_string()) {
+            findings.extend(bundle::check_symlinks(s));
+        }
+        let mut file_findings = r.findings;
+        if let Some(w) = &r.harness_warning
+            && !file_findings.iter().any(|f| f.severity == Severity::Error)
+        {
+            file_findings.push(Finding::new(
+                "harness-rejected",
+                &s.path,
+                format!("the harness rejects this file: {}", w.lines().next().unwrap_or(w)),
+                check::skip_text(w),
+            ));
+        }
+        for f in &mut file_findings {
+            f.skill = f.skill.take().or_else(|| r.name.clone());
+        }
+        if let Some(span) = r.name_span {
+            name_spans.insert(s.path.clone(), span);
+        }
+        if let Some(src) = &r.source {
+            report.summary.files += 1;
+            if let Some(fm) = &r.frontmatter {
+                let (sup, bad) = Suppressions::scan(src, fm.clone(), &s.path);
+                findings.extend(bad);
+                suppressions.insert(s.path.clone(), sup);
+            }
+            report.files.insert(s.path.clone(), src.clone());
+        }
+        findings.extend(file_findings);
+    }
+    for f in &mut findings {
+        if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name") {
+            f.span = name_spans.get(&f.path).cloned();
+        }
+    }
+    findings.retain_mut(|f| {
+        if suppressions.get(&f.path).is_some_and(|s| s.suppresses(f, report.files.get(&f.path))) {
+            return false;
+        }
+        match opts.config.level(f, &opts.compat) {
+            Some(level) => {
+                f.severity = level;
+                true
+            }
+            None => false,
+        }
+    });
+    report.findings = findings;
+    report.finish();
+    Ok(Run { report, subjects: t.subjects })
+}
+
+/// Plan (and with `write`, apply) the fixes of every file. Returns the per-file results and
+/// how many files were rewritten.
+fn fixes(run: &Run, write: bool) -> (Vec<FileFix>, usize) {
+    let mut out = Vec::new();
+    let mut applied = 0;
+    for s in &run.subjects {
+        let Some(src) = run.report.files.get(&s.path) else { continue };
+        let findings: Vec<&Finding> = run.report.findings.iter().filter(|f| f.path == s.path).collect();
+        let Some(plan) = fix::plan(&s.path, src, &findings, s.node_mode) else { continue };
+        let diff = fix::unified_diff(&plan.old, &plan.new, &run.report.display_path(&s.path));
+        let mut ff = FileFix {
+            path: s.path.clone(),
+            fixes: plan.fixes.iter().map(|f| f.description.clone()).collect(),
+            diff,
+            applied: false,
+            refused: plan.refused.clone(),
+        };
+        if write && ff.refused.is_none() {
+            match fix::write(&plan, s.base_dir()) {
+                Ok(()) => {
+                    ff.applied = true;
+                    applied += 1;
+                }
+                Err(e) => ff.refused = Some(e),
+            }
+        }
+        out.push(ff);
+    }
+    (out, applied)
+}

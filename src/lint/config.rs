@@ -1,0 +1,296 @@
+//! Rule levels per project (`.dsh-skills-lint.yaml`, found by walking up from the cwd) and
+//! per-file suppressions kept in the frontmatter as YAML comments.
+//!
+//! The configuration file:
+//!
+//! ```yaml
+//! # .dsh-skills-lint.yaml
+//! rules:
+//!   body-too-long: off          # error | warning | info | off
+//!   name-mismatch: error
+//!   utf8-bom: warning           # a portability rule, enabled without --compat
+//! compat: [agentskills]         # same as --compat (added to the command line's)
+//! fail-on: warning              # same as --fail-on (the command line wins)
+//! ```
+//!
+//! Suppressions, in the frontmatter only (the body is model-facing text):
+//!
+//! ```yaml
+//! ---
+//! # dsh-skills-lint: disable name-mismatch, body-too-long
+//! name: pdf
+//! # dsh-skills-lint: disable-next-line unknown-key
+//! x-internal-id: 42
+//! ---
+//! ```
+
+use super::{Compat, Finding, Severity, SourceText, rules};
+use crate::commands::UsageError;
+use crate::platform;
+use crate::yaml::{self, Value};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// The configuration file's name.
+pub const FILE_NAME: &str = ".dsh-skills-lint.yaml";
+
+/// The marker of a suppression comment.
+pub const MARKER: &str = "dsh-skills-lint:";
+
+/// A project's lint configuration.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Config {
+    /// Where it was read from.
+    pub path: Option<String>,
+    /// Rule id → level (`None` = off).
+    pub levels: BTreeMap<String, Option<Severity>>,
+    pub compat: Vec<Compat>,
+    pub fail_on: Option<Severity>,
+}
+
+impl Config {
+    /// The configuration for `start` (walking up to the filesystem root), or `explicit`.
+    pub fn find(start: &str, explicit: Option<&str>, process_cwd: &str) -> Result<Config, UsageError> {
+        if let Some(p) = explicit {
+            let abs = platform::resolve(process_cwd, p);
+            return Config::read(&abs);
+        }
+        let mut dir = start.to_string();
+        loop {
+            let candidate = platform::join(&dir, FILE_NAME);
+            if std::fs::metadata(&candidate).is_ok_and(|m| m.is_file()) {
+                return Config::read(&candidate);
+            }
+            let parent = platform::dirname(&dir);
+            if parent == dir {
+                return Ok(Config::default());
+            }
+            dir = parent;
+        }
+    }
+
+    pub fn read(path: &str) -> Result<Config, UsageError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| UsageError(format!("cannot read the lint configuration {path}: {e}")))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| UsageError(format!("the lint configuration {path} is not valid UTF-8")))?;
+        Config::parse(&text)
+            .map_err(|e| UsageError(format!("invalid lint configuration {path}: {}", super::term::escape(&e))))
+            .map(|mut c| {
+                c.path = Some(path.to_string());
+                c
+            })
+    }
+
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let parsed = yaml::parse(text).map_err(|e| e.pretty.lines().next().unwrap_or("invalid YAML").to_string())?;
+        let mut config = Config::default();
+        let obj = match &parsed.value {
+            Value::Object(o) => o,
+            Value::Null => return Ok(config),
+            _ => return Err("the file must be a mapping with `rules`, `compat` and `fail-on`".into()),
+        };
+        for (key, value) in obj.iter() {
+            match key {
+                "rules" => {
+                    let rules_obj = match value {
+                        Value::Object(o) => o,
+                        Value::Null => continue,
+                        _ => return Err("`rules` must map rule ids to error, warning, info or off".into()),
+                    };
+                    for (id, level) in rules_obj.iter() {
+                        if rules::find(id).is_none() {
+                            return Err(unknown_rule(id));
+                        }
+                        let level = match level {
+                            Value::String(s) if s == "off" => None,
+                            Value::Bool(false) => None,
+                            Value::String(s) => Some(Severity::parse(s).ok_or_else(|| {
+                                format!("rule `{id}`: `{s}` is not a level (error, warning, info, off)")
+                            })?),
+                            _ => return Err(format!("rule `{id}`: the level must be error, warning, info or off")),
+                        };
+                        config.levels.insert(id.to_string(), level);
+                    }
+                }
+                "compat" => {
+                    let items: Vec<&Value> = match value {
+                        Value::Array(a) => a.iter().collect(),
+                        Value::Null => Vec::new(),
+                        v => vec![v],
+                    };
+                    for item in items {
+                        let c = match item {
+                            Value::String(s) => Compat::parse(s),
+                            _ => None,
+                        }
+                        .ok_or("`compat` takes agentskills, claude-code and codex")?;
+                        if !config.compat.contains(&c) {
+                            config.compat.push(c);
+                        }
+                    }
+                }
+                "fail-on" => {
+                    config.fail_on = match value {
+                        Value::String(s) => Some(Severity::parse(s).ok_or("`fail-on` is error, warning or info")?),
+                        _ => return Err("`fail-on` is error, warning or info".into()),
+                    }
+                }
+                other => {
+                    return Err(format!("unknown key `{other}` (the file takes `rules`, `compat` and `fail-on`)"));
+                }
+            }
+        }
+        Ok(config)
+    }
+
+    /// The level a finding ends up with: the configured level for its rule, else its own; a
+    /// portability rule is off unless one of its `--compat` targets is on or it is configured.
+    pub fn level(&self, finding: &Finding, compat: &[Compat]) -> Option<Severity> {
+        if let Some(level) = self.levels.get(finding.rule) {
+            return *level;
+        }
+        let rule = rules::find(finding.rule)?;
+        if !rule.compat.is_empty() && !rule.compat.iter().any(|c| compat.contains(c)) {
+            return None;
+        }
+        Some(finding.severity)
+    }
+}
+
+fn unknown_rule(id: &str) -> String {
+    let close = rules::similar(id);
+    if close.is_empty() {
+        format!("unknown rule `{id}` (see `dsh-skills lint --explain <rule>`)")
+    } else {
+        format!(
+            "unknown rule `{id}`; did you mean {}?",
+            close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or ")
+        )
+    }
+}
+
+/// Suppressions found in one file's frontmatter.
+#[derive(Clone, Debug, Default)]
+pub struct Suppressions {
+    /// Rules disabled for the whole file.
+    pub file: Vec<String>,
+    /// (1-based line, rule) pairs disabled on one line.
+    pub lines: Vec<(usize, String)>,
+}
+
+impl Suppressions {
+    /// Scan the frontmatter (`region`, a byte range of `src`) for `# dsh-skills-lint:` comments.
+    /// Malformed comments and unknown rule ids become `invalid-suppression` findings.
+    pub fn scan(src: &SourceText, region: Range<usize>, path: &str) -> (Suppressions, Vec<Finding>) {
+        let mut s = Suppressions::default();
+        let mut bad = Vec::new();
+        let region = src.clamp(&region);
+        let first = src.line_of(region.start);
+        let last = src.line_of(region.end.saturating_sub(1).max(region.start));
+        for line in first..=last {
+            let range = src.line_range(line);
+            let text = &src.text[range.clone()];
+            let Some(hash) = text.find('#') else { continue };
+            let comment = text[hash + 1..].trim();
+            let Some(rest) = comment.strip_prefix(MARKER) else { continue };
+            let rest = rest.trim();
+            let (directive, ids) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let ids: Vec<&str> = ids.split([',', ' ']).map(str::trim).filter(|i| !i.is_empty()).collect();
+            let at = range.start + hash..range.end;
+            let target_line = match directive {
+                "disable" => None,
+                "disable-next-line" => Some(line + 1),
+                "disable-line" => Some(line),
+                other => {
+                    bad.push(
+                        Finding::new(
+                            "invalid-suppression",
+                            path,
+                            format!("unknown directive `{other}`"),
+                            "lint ignores this comment; the harness ignores YAML comments",
+                        )
+                        .at(at.clone())
+                        .help("use `disable <rule>…`, `disable-next-line <rule>…` or `disable-line <rule>…`"),
+                    );
+                    continue;
+                }
+            };
+            if ids.is_empty() {
+                bad.push(
+                    Finding::new(
+                        "invalid-suppression",
+                        path,
+                        "the suppression names no rule",
+                        "lint ignores this comment; the harness ignores YAML comments",
+                    )
+                    .at(at.clone())
+                    .help("name the rule ids to suppress, separated by commas"),
+                );
+                continue;
+            }
+            for id in ids {
+                if rules::find(id).is_none() {
+                    bad.push(
+                        Finding::new(
+                            "invalid-suppression",
+                            path,
+                            unknown_rule(id),
+                            "this comment suppresses nothing; the harness ignores YAML comments",
+                        )
+                        .at(at.clone()),
+                    );
+                    continue;
+                }
+                match target_line {
+                    None => s.file.push(id.to_string()),
+                    Some(l) => s.lines.push((l, id.to_string())),
+                }
+            }
+        }
+        (s, bad)
+    }
+
+    pub fn suppresses(&self, f: &Finding, src: Option<&SourceText>) -> bool {
+        if self.file.iter().any(|r| r == f.rule) {
+            return true;
+        }
+        match (&f.span, src) {
+            (Some(span), Some(src)) => {
+                let line = src.line_of(span.start);
+                self.lines.iter().any(|(l, r)| *l == line && r == f.rule)
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_config() {
+        let c =
+            Config::parse("rules:\n  body-too-long: off\n  name-mismatch: error\ncompat: codex\nfail-on: warning\n")
+                .unwrap();
+        assert_eq!(c.levels.get("body-too-long"), Some(&None));
+        assert_eq!(c.levels.get("name-mismatch"), Some(&Some(Severity::Error)));
+        assert_eq!(c.compat, [Compat::Codex]);
+        assert_eq!(c.fail_on, Some(Severity::Warning));
+        assert!(Config::parse("rules:\n  yaml-sintax: off\n").unwrap_err().contains("did you mean `yaml-syntax`"));
+        assert!(Config::parse("level: 3\n").is_err());
+        assert_eq!(Config::parse("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn scans_suppressions() {
+        let text = "---\n# dsh-skills-lint: disable name-mismatch\nname: x\n# dsh-skills-lint: disable-next-line unknown-key, nope\nfoo: 1\n---\nbody # dsh-skills-lint: disable body-too-long\n";
+        let src = SourceText::new(text.to_string(), true);
+        let (s, bad) = Suppressions::scan(&src, 0..text.find("body").unwrap(), "/p");
+        assert_eq!(s.file, ["name-mismatch"]);
+        assert_eq!(s.lines, [(5, "unknown-key".to_string())]);
+        assert_eq!(bad.len(), 1);
+        assert!(bad[0].message.contains("unknown rule `nope`"));
+    }
+}

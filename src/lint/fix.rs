@@ -1,0 +1,286 @@
+//! Safe mechanical fixes: plan them per file, check that they keep the skill's meaning, show
+//! them as a unified diff (`--diff`) and write them (`--fix`) through a temporary file renamed
+//! over the original, keeping its permissions and never following a symbolic link out of the
+//! skill's folder.
+
+use super::{Edit, Finding, Fix, SourceText};
+use crate::skillfile;
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The fixes chosen for one file and the text they produce.
+#[derive(Clone, Debug)]
+pub struct FilePlan {
+    pub path: String,
+    pub fixes: Vec<Fix>,
+    pub old: String,
+    pub new: String,
+    /// Why the fixes cannot be applied (they would change what the harness loads).
+    pub refused: Option<String>,
+}
+
+/// Choose non-overlapping fixes for one file, in finding order.
+pub fn plan(path: &str, src: &SourceText, findings: &[&Finding], node_mode: bool) -> Option<FilePlan> {
+    if !src.exact {
+        return None;
+    }
+    let mut fixes: Vec<Fix> = Vec::new();
+    let mut taken: Vec<Range<usize>> = Vec::new();
+    for f in findings {
+        let Some(fix) = &f.fix else { continue };
+        if fixes.iter().any(|x| x.edits == fix.edits) {
+            continue;
+        }
+        let overlaps = fix.edits.iter().any(|e| {
+            taken.iter().any(|t| e.range.start < t.end && t.start < e.range.end || e.range == *t)
+                || e.range.end > src.text.len()
+        });
+        if overlaps {
+            continue;
+        }
+        taken.extend(fix.edits.iter().map(|e| e.range.clone()));
+        fixes.push(fix.clone());
+    }
+    if fixes.is_empty() {
+        return None;
+    }
+    let mut edits: Vec<&Edit> = fixes.iter().flat_map(|f| &f.edits).collect();
+    edits.sort_by_key(|e| e.range.start);
+    let mut new = String::with_capacity(src.text.len());
+    let mut at = 0;
+    for e in edits {
+        if !src.text.is_char_boundary(e.range.start) || !src.text.is_char_boundary(e.range.end) {
+            return None;
+        }
+        new.push_str(&src.text[at..e.range.start]);
+        new.push_str(&e.replacement);
+        at = e.range.end;
+    }
+    new.push_str(&src.text[at..]);
+    let refused = check_meaning(&src.text, &new, node_mode);
+    Some(FilePlan { path: path.to_string(), fixes, old: src.text.clone(), new, refused })
+}
+
+/// `None` when the fixed text loads the same skill (or repairs a skipped one); otherwise why not.
+fn check_meaning(old: &str, new: &str, node_mode: bool) -> Option<String> {
+    let harness = |t: &str| -> String {
+        if node_mode { t.to_string() } else { t.strip_prefix('\u{FEFF}').unwrap_or(t).to_string() }
+    };
+    let before = skillfile::parse_skill_text(&harness(old));
+    let after = skillfile::parse_skill_text(&harness(new));
+    match (before, after) {
+        (Ok(b), Ok(a)) => {
+            let same = a.name == b.name
+                && a.description == b.description
+                && (a.when_to_use == b.when_to_use || b.when_to_use.is_none())
+                && a.invocation == b.invocation
+                && a.metadata == b.metadata;
+            (!same).then(|| "the fixed file would load with different fields; not applied".to_string())
+        }
+        (Ok(_), Err(r)) => Some(format!("the fixed file would be skipped ({}); not applied", r.warning("<file>"))),
+        (Err(_), _) => None,
+    }
+}
+
+/// Write a plan's new text over the file. `base_dir` is the skill's folder (or the root of a
+/// flat skill): a symbolic link is followed only to a target inside it.
+pub fn write(plan: &FilePlan, base_dir: &str) -> Result<(), String> {
+    let path = Path::new(&plan.path);
+    let link = std::fs::symlink_metadata(path).map_err(|e| format!("cannot stat {}: {e}", plan.path))?;
+    let target: PathBuf = if link.file_type().is_symlink() {
+        let real = std::fs::canonicalize(path).map_err(|e| format!("cannot resolve the link {}: {e}", plan.path))?;
+        let base = std::fs::canonicalize(base_dir).map_err(|e| format!("cannot resolve {base_dir}: {e}"))?;
+        if !real.starts_with(&base) {
+            return Err(format!(
+                "{} is a symbolic link to {}, outside the skill folder; not following it",
+                plan.path,
+                real.display()
+            ));
+        }
+        real
+    } else {
+        path.to_path_buf()
+    };
+    let meta = std::fs::metadata(&target).map_err(|e| format!("cannot stat {}: {e}", target.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", target.display()));
+    }
+    let current = std::fs::read(&target).map_err(|e| format!("cannot read {}: {e}", target.display()))?;
+    if current != plan.old.as_bytes() {
+        return Err(format!("{} changed while it was being linted; not written", target.display()));
+    }
+    let dir = target.parent().ok_or("no parent directory")?;
+    let file_name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut tmp = None;
+    for n in 0..100 {
+        let candidate = dir.join(format!(".{file_name}.dsh-skills-fix.{}.{n}", std::process::id()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
+            Ok(f) => {
+                tmp = Some((candidate, f));
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create a temporary file in {}: {e}", dir.display())),
+        }
+    }
+    let (tmp_path, mut file) = tmp.ok_or("cannot create a temporary file")?;
+    let result = (|| -> std::io::Result<()> {
+        file.write_all(plan.new.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::set_permissions(&tmp_path, meta.permissions())?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            // Keep the owner when we may (running as root); ignore failure otherwise.
+            let _ = std::os::unix::fs::chown(&tmp_path, Some(meta.uid()), Some(meta.gid()));
+        }
+        std::fs::rename(&tmp_path, &target)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp_path);
+        return Err(format!("cannot write {}: {e}", target.display()));
+    }
+    Ok(())
+}
+
+/// A unified diff of `old` → `new` with three lines of context.
+pub fn unified_diff(old: &str, new: &str, label: &str) -> String {
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    let ops = diff_ops(&a, &b);
+    let mut out = format!("--- {label}\n+++ {label}\n");
+    const CONTEXT: usize = 3;
+    // Indices of changed ops, grouped into hunks.
+    let changed: Vec<usize> =
+        ops.iter().enumerate().filter(|(_, o)| !matches!(o, Op::Equal(..))).map(|(i, _)| i).collect();
+    let mut i = 0;
+    while i < changed.len() {
+        let start = changed[i].saturating_sub(CONTEXT);
+        let mut end = (changed[i] + CONTEXT + 1).min(ops.len());
+        let mut j = i + 1;
+        while j < changed.len() && changed[j] <= end + CONTEXT {
+            end = (changed[j] + CONTEXT + 1).min(ops.len());
+            j += 1;
+        }
+        let (mut a_start, mut b_start) = (None, None);
+        let (mut a_len, mut b_len) = (0, 0);
+        let mut body = String::new();
+        for op in &ops[start..end] {
+            let (prefix, line, ai, bi) = match *op {
+                Op::Equal(ai, bi) => (' ', a[ai], Some(ai), Some(bi)),
+                Op::Delete(ai) => ('-', a[ai], Some(ai), None),
+                Op::Insert(bi) => ('+', b[bi], None, Some(bi)),
+            };
+            if let Some(ai) = ai {
+                a_start.get_or_insert(ai);
+                a_len += 1;
+            }
+            if let Some(bi) = bi {
+                b_start.get_or_insert(bi);
+                b_len += 1;
+            }
+            body.push(prefix);
+            body.push_str(line);
+            if !line.ends_with('\n') {
+                body.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+        let a0 = a_start.map_or(0, |x| x + 1);
+        let b0 = b_start.map_or(0, |x| x + 1);
+        out.push_str(&format!("@@ -{a0},{a_len} +{b0},{b_len} @@\n"));
+        out.push_str(&body);
+        i = j;
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Equal(usize, usize),
+    Delete(usize),
+    Insert(usize),
+}
+
+/// Line operations: common prefix and suffix, and an LCS of the middle when it is small.
+fn diff_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (am, bm) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let mut ops: Vec<Op> = (0..prefix).map(|i| Op::Equal(i, i)).collect();
+    if am.len().saturating_mul(bm.len()) <= 4_000_000 {
+        let (n, m) = (am.len(), bm.len());
+        let mut lcs = vec![0u32; (n + 1) * (m + 1)];
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                lcs[i * (m + 1) + j] = if am[i] == bm[j] {
+                    lcs[(i + 1) * (m + 1) + j + 1] + 1
+                } else {
+                    lcs[(i + 1) * (m + 1) + j].max(lcs[i * (m + 1) + j + 1])
+                };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < n || j < m {
+            if i < n && j < m && am[i] == bm[j] {
+                ops.push(Op::Equal(prefix + i, prefix + j));
+                i += 1;
+                j += 1;
+            } else if j < m && (i == n || lcs[i * (m + 1) + j + 1] >= lcs[(i + 1) * (m + 1) + j]) {
+                ops.push(Op::Insert(prefix + j));
+                j += 1;
+            } else {
+                ops.push(Op::Delete(prefix + i));
+                i += 1;
+            }
+        }
+        // Show deletions before insertions within a run of changes.
+        normalize_runs(&mut ops);
+    } else {
+        ops.extend((0..am.len()).map(|i| Op::Delete(prefix + i)));
+        ops.extend((0..bm.len()).map(|j| Op::Insert(prefix + j)));
+    }
+    ops.extend((0..suffix).map(|k| Op::Equal(a.len() - suffix + k, b.len() - suffix + k)));
+    ops
+}
+
+fn normalize_runs(ops: &mut [Op]) {
+    let mut start = 0;
+    while start < ops.len() {
+        if matches!(ops[start], Op::Equal(..)) {
+            start += 1;
+            continue;
+        }
+        let mut end = start;
+        while end < ops.len() && !matches!(ops[end], Op::Equal(..)) {
+            end += 1;
+        }
+        ops[start..end].sort_by_key(|o| match o {
+            Op::Delete(i) => (0, *i),
+            Op::Insert(j) => (1, *j),
+            Op::Equal(..) => (2, 0),
+        });
+        start = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diffs() {
+        let d = unified_diff("a\nb\nc\n", "a\nB\nc\n", "f");
+        assert_eq!(d, "--- f\n+++ f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+        let d = unified_diff("x", "y", "f");
+        assert_eq!(
+            d,
+            "--- f\n+++ f\n@@ -1,1 +1,1 @@\n-x\n\\ No newline at end of file\n+y\n\\ No newline at end of file\n"
+        );
+        let old: String = (0..20).map(|i| format!("{i}\n")).collect();
+        let new = old.replace("2\n", "two\n").replace("17\n", "seventeen\n");
+        let d = unified_diff(&old, &new, "f");
+        assert_eq!(d.matches("@@").count(), 4, "{d}");
+    }
+}

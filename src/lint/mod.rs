@@ -1,0 +1,294 @@
+//! `dsh-skills lint`: findings about skill files, each stating what the harness will do.
+//!
+//! The pipeline:
+//! * [`targets`] turns the command line into *subjects* (skill files, with the root and read
+//!   mode the harness uses for them) and entry-level findings (files the harness passes over,
+//!   provider failures), either from a full discovery [`crate::snapshot::Snapshot`] for the cwd
+//!   or from explicit paths;
+//! * [`check`] reads each skill file exactly as the harness does and runs the per-file rules;
+//!   [`bundle`] checks references and symlinks of a skill's resource directory;
+//! * [`config`] applies the project configuration file and the per-file suppressions kept in
+//!   the frontmatter; [`fix`] applies the safe mechanical fixes;
+//! * [`render`] writes human (annotate-snippets), JSON, GitHub annotations or SARIF 2.1.0.
+//!
+//! Every rule is listed once, in [`rules::RULES`], with its id, default severity and
+//! explanation. Nothing here prints: [`command::run`] writes through the [`crate::commands::Io`]
+//! it is given.
+
+pub mod bundle;
+pub mod check;
+pub mod command;
+pub mod config;
+pub mod fix;
+pub mod render;
+pub mod rules;
+pub mod source;
+pub mod targets;
+pub mod term;
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+pub use source::SourceText;
+
+/// How serious a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "info" | "note" => Some(Severity::Info),
+            "warning" | "warn" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+/// The agents whose portability rules `--compat` enables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compat {
+    /// The Agent Skills specification (agentskills.io), its `skills-ref` validator and the
+    /// packaging scripts built on it.
+    Agentskills,
+    /// Claude Code and claude.ai uploads.
+    ClaudeCode,
+    /// OpenAI Codex's skill loader.
+    Codex,
+}
+
+impl Compat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Compat::Agentskills => "agentskills",
+            Compat::ClaudeCode => "claude-code",
+            Compat::Codex => "codex",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Compat> {
+        match s {
+            "agentskills" => Some(Compat::Agentskills),
+            "claude-code" => Some(Compat::ClaudeCode),
+            "codex" => Some(Compat::Codex),
+            _ => None,
+        }
+    }
+
+    pub const ALL: [Compat; 3] = [Compat::Agentskills, Compat::ClaudeCode, Compat::Codex];
+}
+
+/// One replacement in a file's bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    /// Byte range in the file as it is on disk.
+    pub range: Range<usize>,
+    pub replacement: String,
+}
+
+/// A safe mechanical fix: applying every edit keeps the author's meaning.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// What the fix does, e.g. `rename "userInvocable" to "user-invocable"`.
+    pub description: String,
+    pub edits: Vec<Edit>,
+}
+
+/// Another place a finding refers to (the copy that wins, the line a hint points at).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub path: String,
+    /// Byte range in that file, when it is a skill file linted in this run.
+    #[serde(skip)]
+    pub span: Option<Range<usize>>,
+    pub message: String,
+}
+
+/// One problem, at one place, with what the harness will do about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule id (kebab-case, stable).
+    pub rule: &'static str,
+    pub severity: Severity,
+    /// The file (or directory) as the harness spells it: absolute, lexical, symlinks kept.
+    pub path: String,
+    /// Byte range in the file's text ([`SourceText`]), when the finding is inside a file.
+    pub span: Option<Range<usize>>,
+    /// What is wrong.
+    pub message: String,
+    /// What the harness does with this skill because of it, in the harness's terms.
+    pub harness: String,
+    /// A short label under the highlighted source.
+    pub label: Option<String>,
+    /// How to fix it.
+    pub help: Vec<String>,
+    pub related: Vec<Related>,
+    pub fix: Option<Fix>,
+    /// The skill's frontmatter name, when it has one.
+    pub skill: Option<String>,
+}
+
+impl Finding {
+    pub fn new(rule: &'static str, path: &str, message: impl Into<String>, harness: impl Into<String>) -> Finding {
+        Finding {
+            rule,
+            severity: rules::find(rule).map_or(Severity::Warning, |r| r.severity),
+            path: path.to_string(),
+            span: None,
+            message: message.into(),
+            harness: harness.into(),
+            label: None,
+            help: Vec::new(),
+            related: Vec::new(),
+            fix: None,
+            skill: None,
+        }
+    }
+
+    pub fn at(mut self, span: Range<usize>) -> Finding {
+        self.span = Some(span);
+        self
+    }
+
+    pub fn at_opt(mut self, span: Option<Range<usize>>) -> Finding {
+        self.span = span;
+        self
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Finding {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Finding {
+        self.help.push(help.into());
+        self
+    }
+
+    pub fn severity(mut self, severity: Severity) -> Finding {
+        self.severity = severity;
+        self
+    }
+
+    pub fn fix(mut self, fix: Option<Fix>) -> Finding {
+        self.fix = fix;
+        self
+    }
+
+    pub fn related(mut self, path: &str, span: Option<Range<usize>>, message: impl Into<String>) -> Finding {
+        self.related.push(Related { path: path.to_string(), span, message: message.into() });
+        self
+    }
+}
+
+/// Counts for the summary line and the JSON `summary` object.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub info: usize,
+    /// Skill files read.
+    pub files: usize,
+    /// Findings `--fix` would fix.
+    pub fixable: usize,
+    /// Fixes written by `--fix`.
+    pub fixed: usize,
+}
+
+/// A fix as `--fix`/`--diff` handled it, per file.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileFix {
+    pub path: String,
+    /// What was (or would be) done, one line per fix.
+    pub fixes: Vec<String>,
+    /// Unified diff of the change.
+    pub diff: String,
+    /// `true` when the file was rewritten.
+    pub applied: bool,
+    /// Why the fixes were not written, when they were not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+/// Everything a lint run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Sorted by path, position, rule.
+    pub findings: Vec<Finding>,
+    /// The text of every skill file read, by harness path, for snippets and positions.
+    pub files: BTreeMap<String, SourceText>,
+    /// `false` when the harness's discovery would fail (a provider failure).
+    pub complete: bool,
+    pub summary: Summary,
+    pub fixes: Vec<FileFix>,
+    /// The directory paths are shown relative to (the process working directory).
+    pub base_dir: String,
+}
+
+impl Report {
+    /// Sort findings and recount the summary.
+    pub fn finish(&mut self) {
+        self.findings.sort_by(|a, b| {
+            let pa = a.span.as_ref().map_or(0, |s| s.start);
+            let pb = b.span.as_ref().map_or(0, |s| s.start);
+            (&a.path, pa, a.rule, &a.message).cmp(&(&b.path, pb, b.rule, &b.message))
+        });
+        self.findings.dedup();
+        let mut s = Summary { files: self.summary.files, fixed: self.summary.fixed, ..Summary::default() };
+        for f in &self.findings {
+            match f.severity {
+                Severity::Error => s.errors += 1,
+                Severity::Warning => s.warnings += 1,
+                Severity::Info => s.info += 1,
+            }
+            if f.fix.is_some() {
+                s.fixable += 1;
+            }
+        }
+        self.summary = s;
+    }
+
+    /// The highest severity found.
+    pub fn max_severity(&self) -> Option<Severity> {
+        self.findings.iter().map(|f| f.severity).max()
+    }
+
+    /// A path as the user should see it: relative to the working directory when inside it.
+    pub fn display_path(&self, path: &str) -> String {
+        display_path(&self.base_dir, path)
+    }
+}
+
+/// `path` relative to `base` when it lies inside it (lexically), else unchanged.
+pub fn display_path(base: &str, path: &str) -> String {
+    if base.is_empty() {
+        return path.to_string();
+    }
+    if path == base {
+        return ".".to_string();
+    }
+    let prefix =
+        if base.ends_with(crate::platform::SEP) { base.to_string() } else { format!("{base}{}", crate::platform::SEP) };
+    match path.strip_prefix(&prefix) {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => path.to_string(),
+    }
+}

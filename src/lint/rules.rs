@@ -1,0 +1,627 @@
+//! Every lint rule, once: id, default severity, what it checks, why, and how to fix it.
+//!
+//! Ids are stable kebab-case strings; the same string appears in human output
+//! (`error[yaml-syntax]`), JSON (`"rule"`), SARIF (`ruleId`), the configuration file, the
+//! frontmatter suppressions and `dsh-skills lint --explain <rule>`.
+
+use super::{Compat, Severity};
+
+/// Which group a rule belongs to (for the README table and `--explain`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// The harness skips the file, or discovery fails.
+    Skipped,
+    /// The skill loads but is probably not what the author meant.
+    Suspicious,
+    /// Portability with other agents; off unless `--compat` (or the configuration) enables it.
+    Portability,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    pub id: &'static str,
+    /// The default severity. A few rules use another one for some findings; `note` says when.
+    pub severity: Severity,
+    pub group: Group,
+    /// One line: what the rule checks.
+    pub summary: &'static str,
+    /// One paragraph: why it matters and what the harness does.
+    pub explanation: &'static str,
+    /// How to fix it.
+    pub fix: &'static str,
+    /// When the severity differs from the default.
+    pub note: Option<&'static str>,
+    /// The agents this portability rule applies to (empty for harness rules).
+    pub compat: &'static [Compat],
+    /// `--fix` can fix some findings of this rule.
+    pub fixable: bool,
+}
+
+const fn rule(
+    id: &'static str,
+    severity: Severity,
+    group: Group,
+    summary: &'static str,
+    explanation: &'static str,
+    fix: &'static str,
+) -> Rule {
+    Rule { id, severity, group, summary, explanation, fix, note: None, compat: &[], fixable: false }
+}
+
+const fn fixable(mut r: Rule) -> Rule {
+    r.fixable = true;
+    r
+}
+
+const fn noted(mut r: Rule, note: &'static str) -> Rule {
+    r.note = Some(note);
+    r
+}
+
+const fn compat(mut r: Rule, targets: &'static [Compat]) -> Rule {
+    r.compat = targets;
+    r
+}
+
+use Group::{Portability, Skipped, Suspicious};
+use Severity::{Error, Warning};
+
+pub static RULES: &[Rule] = &[
+    // ── The harness skips the file, or discovery fails ───────────────────────────────────
+    fixable(rule(
+        "frontmatter-missing",
+        Error,
+        Skipped,
+        "The file does not start with a `---` line.",
+        "The harness reads frontmatter only when the very first line of the file is exactly `---` \
+         (one trailing carriage return allowed) and the file contains a line break. A blank line or \
+         any text before it, trailing spaces (`--- `), four dashes, `---yaml`, a file with \
+         carriage-return-only line endings or a single-line file all count as \"missing YAML \
+         frontmatter\", and the harness skips the skill with that warning. In the bundled root the \
+         file is read the plain-Node way, which keeps a UTF-8 byte order mark, so a BOM there has \
+         the same effect.",
+        "Make the first line exactly `---`, followed by the YAML and a closing `---` line. \
+         `--fix` strips a byte order mark.",
+    )),
+    rule(
+        "frontmatter-unclosed",
+        Error,
+        Skipped,
+        "The opening `---` has no closing `---` line.",
+        "After the opening fence the harness looks for the first line that is exactly `---` \
+         (`...`, `--- ` with a trailing space, `----` and indented dashes do not count). Without \
+         one, the file has \"missing YAML frontmatter\" and the harness skips the skill.",
+        "Add a line with exactly `---` after the last frontmatter key.",
+    ),
+    rule(
+        "frontmatter-not-mapping",
+        Error,
+        Skipped,
+        "The frontmatter is empty, or its YAML is a scalar or a list rather than `key: value` pairs.",
+        "The harness needs the YAML between the fences to be a mapping. Empty frontmatter, \
+         comments only, a bare string or a list are all treated as \"missing YAML frontmatter\" \
+         and the skill is skipped.",
+        "Write `name: ...` and `description: ...` as top-level keys between the fences.",
+    ),
+    fixable(rule(
+        "yaml-syntax",
+        Error,
+        Skipped,
+        "The frontmatter is not valid YAML.",
+        "The harness parses the frontmatter with the npm `yaml` package (YAML 1.2, core schema) \
+         and skips the whole skill when it throws, logging \"invalid YAML frontmatter\". The \
+         classic traps: an unquoted `: ` inside a plain value (`description: Triage bugs: use \
+         when ...` is read as a nested mapping), a value that starts with `[` or `{` (read as a \
+         list or mapping), `@` or a backtick at the start of a value, `*`, `&` or `!` at the start \
+         of a value (alias, anchor, tag), and tabs used for indentation.",
+        "Quote the value (`description: \"Triage bugs: use when ...\"`) or use a folded block \
+         (`description: >-` and the text indented on the next lines); indent with spaces. `--fix` \
+         quotes a single-line value when that makes the YAML valid and keeps its text.",
+    )),
+    rule(
+        "yaml-duplicate-key",
+        Error,
+        Skipped,
+        "A frontmatter key appears twice.",
+        "The harness's YAML parser rejects duplicate keys (`Map keys must be unique`), even when \
+         one spelling is quoted (`name:` and `\"name\":`), and skips the skill. Other tools keep the \
+         last value silently, so the duplicate often goes unnoticed.",
+        "Delete one of the two keys.",
+    ),
+    rule(
+        "name-required",
+        Error,
+        Skipped,
+        "`name` is missing, empty, or not a string.",
+        "The harness takes a skill's name only from the frontmatter `name`, never from the folder \
+         or file name, and requires a non-empty string. A number (`name: 2024`), a boolean \
+         (`name: true`), null (`name:`), a list or a mapping does not count, and the harness skips \
+         the skill with \"frontmatter requires name and description\".",
+        "Add `name: <lowercase-slug>`; quote values YAML would read as numbers or booleans.",
+    ),
+    rule(
+        "name-invalid",
+        Error,
+        Skipped,
+        "`name` is not a lowercase slug (`^[a-z0-9]+(-[a-z0-9]+)*$`).",
+        "Skill names must be lowercase ASCII letters and digits in hyphen-separated groups: no \
+         capitals, underscores, spaces, dots, non-ASCII letters, leading, trailing or doubled \
+         hyphens, and no trailing newline (a `|` block scalar keeps one). The harness skips any \
+         other name with \"invalid skill name\".",
+        "Use the suggested slug.",
+    ),
+    rule(
+        "description-required",
+        Error,
+        Skipped,
+        "`description` is missing, empty, or not a string.",
+        "The harness requires `description` to be a non-empty string: it is the text the model \
+         sees in the catalog to decide when to load the skill. Without it the harness skips the \
+         skill with \"frontmatter requires name and description\". A value that starts with `[` \
+         becomes a list, and `true`, `null` or a number are not strings either.",
+        "Add `description: <what the skill does and when to use it>`; quote it if needed.",
+    ),
+    fixable(rule(
+        "legacy-invocation-key",
+        Error,
+        Skipped,
+        "`disableModelInvocation`, `modelInvocable` or `userInvocable` is present.",
+        "Earlier harness versions used camelCase invocation keys. Since 0.1.0-rc (commit \
+         5923a17910) the mere presence of any of them, whatever its value, makes the harness skip \
+         the skill with \"invalid invocation frontmatter\". The replacements: \
+         `disableModelInvocation: X` becomes `disable-model-invocation: X`; `userInvocable: X` \
+         becomes `user-invocable: X`; `modelInvocable` has the inverted meaning: \
+         `modelInvocable: false` becomes `disable-model-invocation: true`, and \
+         `modelInvocable: true` is the default (delete it).",
+        "Rename the key as the finding says. `--fix` does it when the value is a boolean, inverting \
+         `modelInvocable`.",
+    )),
+    rule(
+        "invocation-not-boolean",
+        Error,
+        Skipped,
+        "`disable-model-invocation` or `user-invocable` has a value the harness does not accept.",
+        "The harness accepts `true`/`false`, the numbers 1 and 0, and the strings `yes`/`no`, \
+         `on`/`off`, `true`/`false` (any letter case) and `\"1\"`/`\"0\"`. Anything else, including \
+         an empty value, `y`, `2`, `enabled` or a list, makes it skip the skill with \"must be a \
+         boolean\".",
+        "Write `true` or `false`.",
+    ),
+    noted(
+        rule(
+            "file-not-utf8",
+            Error,
+            Skipped,
+            "The skill file is not valid UTF-8.",
+            "Project, custom and user roots are read through the harness's filesystem service, \
+             which decodes strictly: one invalid byte anywhere (Latin-1 or Windows-1252 text, a \
+             file cut in the middle of a character) makes it skip the skill with \"invalid UTF-8 \
+             text\". The bundled root is read the plain-Node way, which silently replaces invalid \
+             bytes with U+FFFD.",
+            "Re-save the file as UTF-8.",
+        ),
+        "a warning in the bundled root, where the harness loads the file with U+FFFD in place of \
+         the invalid bytes",
+    ),
+    rule(
+        "file-binary",
+        Error,
+        Skipped,
+        "The skill file has a NUL byte in its first 8192 bytes.",
+        "The harness's filesystem service treats a file with a NUL byte in its first 8192 bytes \
+         as binary and skips the skill with \"binary file\" (UTF-16 text has NUL bytes too).",
+        "Save the file as UTF-8 text.",
+    ),
+    rule(
+        "skill-file-not-regular",
+        Error,
+        Skipped,
+        "`SKILL.md` is a directory, a FIFO or a device.",
+        "The harness opens `<folder>/SKILL.md` directly. When it is a directory it skips the skill \
+         without a word (and in the bundled root, read the plain-Node way, the read fails with \
+         EISDIR and the whole provider fails). A FIFO or device is never a skill file.",
+        "Make `SKILL.md` a regular file.",
+    ),
+    rule(
+        "symlink-loop",
+        Error,
+        Skipped,
+        "A symbolic link loops (ELOOP), which makes the whole discovery fail.",
+        "The harness resolves every entry of a root with `realpath`. A link that loops is not an \
+         absence but a failure: the filesystem provider's `list()` throws, the harness logs `skill \
+         provider \"filesystem\" skipped`, every skill from every root is lost, and the model gets \
+         no catalog at all.",
+        "Remove the link or point it at a real directory.",
+    ),
+    rule(
+        "discovery-failed",
+        Error,
+        Skipped,
+        "An I/O error other than \"not found\" makes the whole discovery fail.",
+        "The harness treats only ENOENT and ENOTDIR as absence. Any other error while listing a \
+         root or opening a skill file, such as permission denied, makes the filesystem provider's \
+         `list()` throw: the harness logs `skill provider \"filesystem\" skipped`, loses every skill \
+         of every root, and publishes no catalog.",
+        "Fix the permissions (or remove the entry) so the harness can read it.",
+    ),
+    noted(
+        rule(
+            "dangling-symlink",
+            Warning,
+            Skipped,
+            "A symbolic link in a root, or a `SKILL.md` link, points at nothing.",
+            "In project, custom and user roots the harness drops an entry whose link dangles \
+             without a word, so the skill silently disappears. In the bundled root it logs \"failed \
+             to follow symbolic link\" and skips the entry.",
+            "Fix or remove the link.",
+        ),
+        "an error in the bundled root, where the harness warns and skips the entry",
+    ),
+    rule(
+        "harness-rejected",
+        Error,
+        Skipped,
+        "The harness skips this file with a warning that no more specific rule explains.",
+        "A safety net: dsh-skills reproduces the harness's checks, and whenever the harness would \
+         skip a file with a warning, lint reports an error even if none of its specific rules \
+         matched. The message is the harness's own log line.",
+        "Read the harness's message; please report the case so a specific rule can cover it.",
+    ),
+    // ── Loads, but probably wrong ───────────────────────────────────────────────────────────
+    noted(
+        rule(
+            "shadowed-skill",
+            Warning,
+            Suspicious,
+            "A skill with the same name in a higher-ranked root wins, so this copy is ignored.",
+            "Roots rank project `.dsh/skills` (100) over project `.agents/skills` (200), custom \
+             dirs (300, in configured order), `~/.dsh/skills` (400), `~/.agents/skills` (500) and \
+             the bundled dir (600). For each name the highest-ranked copy wins; the harness logs \
+             \"skill \\\"x\\\" from <source> ignored because a higher-priority skill already exists\" \
+             for every other copy, and edits to the losing copy have no effect.",
+            "Rename one of the skills, or delete the stale copy.",
+        ),
+        "info when both copies are the same file, reached through two roots that are the same \
+         directory (for example when the cwd is the home directory)",
+    ),
+    rule(
+        "duplicate-name",
+        Warning,
+        Suspicious,
+        "Two skills in the same root declare the same `name`.",
+        "Within one root the harness takes entries in ICU collation order for the process locale \
+         (as JavaScript's `localeCompare`, not byte order): the entry that sorts first wins and \
+         the other is ignored with the shadow warning. `foo_bar/` sorts before `foo-bar.md`, and \
+         `a.md` before `B.md`. Which copy wins is easy to get wrong.",
+        "Give each skill its own name, or delete one copy.",
+    ),
+    rule(
+        "name-mismatch",
+        Warning,
+        Suspicious,
+        "`name` differs from the folder name (or the file name of a flat skill).",
+        "The harness identifies a skill only by its frontmatter `name`: `/name`, the catalog and \
+         the `skill` tool use it, and the folder name plays no part. Claude Code invokes skills by \
+         folder name and the Agent Skills specification requires the two to match, so a mismatch \
+         gives the same skill two identities.",
+        "Rename the folder (or file) or the `name` so they match.",
+    ),
+    rule(
+        "description-truncated",
+        Warning,
+        Suspicious,
+        "The description is longer than the catalog limit, so the model sees it cut.",
+        "The catalog shows each model-invocable skill's description with whitespace runs \
+         collapsed, cut to `catalogDescriptionMaxLength` (500 by default) UTF-16 code units: the \
+         first limit-3 units followed by `...`. Whatever comes after the cut, often the \"use \
+         when\" clause that tells the model when to load the skill, never reaches the model.",
+        "Shorten the description, or move detail into the body; put trigger phrases first.",
+    ),
+    rule(
+        "description-blank",
+        Warning,
+        Suspicious,
+        "The description is only whitespace.",
+        "A whitespace-only string passes the harness's \"non-empty string\" check, so the skill \
+         loads, but the catalog collapses it to nothing: the model sees the name and an empty \
+         description.",
+        "Write a description.",
+    ),
+    fixable(rule(
+        "when-to-use-key",
+        Warning,
+        Suspicious,
+        "`when_to_use`, `when-to-use` or another spelling is used instead of `whenToUse`.",
+        "The harness reads only the exact camelCase key `whenToUse`; `when_to_use` (Claude Code's \
+         spelling), `when-to-use`, `WhenToUse` and the like are ignored silently, so the text \
+         never reaches the skill's summary.",
+        "Rename the key to `whenToUse` (keep `when_to_use` as well if Claude Code reads the same \
+         file). `--fix` renames it when no `whenToUse` exists.",
+    )),
+    rule(
+        "ignored-field",
+        Warning,
+        Suspicious,
+        "`whenToUse` is not a non-empty string, or `metadata` is not a mapping.",
+        "The harness keeps `whenToUse` only when it is a non-empty string and `metadata` only when \
+         it is a mapping; otherwise it drops them silently and the skill loads without them.",
+        "Make `whenToUse` a string and `metadata` a mapping of keys to values.",
+    ),
+    rule(
+        "unknown-key",
+        Warning,
+        Suspicious,
+        "A frontmatter key that neither the harness nor any other known agent reads.",
+        "The harness reads `name`, `description`, `whenToUse`, `metadata`, \
+         `disable-model-invocation` and `user-invocable`, and ignores every other key silently. \
+         Keys of other agents (`license`, `allowed-tools`, `argument-hint`, `model`, ...) are \
+         expected and not reported; anything else is usually a misspelling, and a misspelled \
+         `user_invocable` or `Disable-Model-Invocation` means the setting never takes effect.",
+        "Use the suggested spelling, or move custom data under `metadata`.",
+    ),
+    rule(
+        "broken-reference",
+        Warning,
+        Suspicious,
+        "A relative link or path mentioned in the body points at a file that does not exist.",
+        "The `skill` tool tells the model to resolve relative paths against the skill's base \
+         directory (the skill folder, or the root for a flat `.md` file). A link or a \
+         `scripts/...`, `references/...` or `assets/...` path that does not exist there sends the \
+         model looking for a file it cannot find.",
+        "Fix the path (the nearest existing file is suggested) or add the file.",
+    ),
+    rule(
+        "reference-escapes-bundle",
+        Warning,
+        Suspicious,
+        "A relative reference leaves the skill's base directory (`..`), or is an absolute path.",
+        "A skill is meant to be a self-contained folder that can be copied, packaged or installed \
+         elsewhere. A reference through `..` or to an absolute path works only on the author's \
+         machine.",
+        "Copy the file into the skill folder and reference it relatively.",
+    ),
+    rule(
+        "symlink-escapes-bundle",
+        Warning,
+        Suspicious,
+        "A symbolic link inside the skill folder points outside it, or dangles.",
+        "Packaging, copying or installing the skill folder breaks such links, and the model, told \
+         to resolve paths against the skill's base directory, reaches a file that is not part of \
+         the skill.",
+        "Replace the link with the file itself.",
+    ),
+    rule(
+        "body-too-long",
+        Warning,
+        Suspicious,
+        "The body is over 500 lines.",
+        "The harness sends the whole body to the model every time the skill is loaded. The Agent \
+         Skills specification and Claude Code's guidance keep SKILL.md under 500 lines and move \
+         detail into referenced files that are read only when needed.",
+        "Move detail into `references/` files and link them.",
+    ),
+    rule(
+        "unreachable-skill",
+        Warning,
+        Suspicious,
+        "`disable-model-invocation: true` together with `user-invocable: false`.",
+        "The harness loads the skill, but the model cannot call it (it is not in the catalog) and \
+         the user cannot invoke it with `/name`: nothing can ever use it.",
+        "Drop one of the two settings.",
+    ),
+    rule(
+        "skill-md-case",
+        Warning,
+        Suspicious,
+        "A skill folder has `skill.md` (or another spelling) instead of `SKILL.md`.",
+        "The harness opens `<folder>/SKILL.md` by that exact name. On case-insensitive filesystems \
+         (macOS, Windows) `skill.md` is found too, so the skill works there and silently \
+         disappears on Linux, including CI and servers.",
+        "Rename the file to `SKILL.md`.",
+    ),
+    rule(
+        "ignored-entry",
+        Warning,
+        Suspicious,
+        "A file in a root that the harness passes over silently (`.markdown`, `.MD`, `.system`).",
+        "Flat skills must end in exactly `.md` (case-sensitive): `.markdown`, `.MD` or `.mdx` files \
+         are ignored. In `~/.dsh/skills` an entry named `.system` is skipped. Entries whose names \
+         are not valid UTF-8 cannot be opened. None of these produce a warning in the harness.",
+        "Rename the file to end in `.md`, or move the skill to its own folder.",
+    ),
+    rule(
+        "nested-too-deep",
+        Warning,
+        Suspicious,
+        "A `SKILL.md` more than one level below a root.",
+        "The harness looks exactly one level deep: `<root>/<folder>/SKILL.md` and `<root>/<file>.md`. \
+         A skill in `<root>/<group>/<folder>/SKILL.md` is never discovered, without a warning.",
+        "Move the skill folder directly under the root.",
+    ),
+    rule(
+        "root-level-skill-md",
+        Warning,
+        Suspicious,
+        "A file named `SKILL.md` directly in a root.",
+        "The harness reads `<root>/SKILL.md` as a flat skill, so its base directory is the whole \
+         root, not a skill folder: the model is told that every file in the root belongs to this \
+         skill.",
+        "Move it into a folder named after the skill.",
+    ),
+    rule(
+        "yaml-warning",
+        Warning,
+        Suspicious,
+        "The YAML parser warns about the frontmatter (for example an unknown tag).",
+        "The harness's YAML parser resolves an unknown tag such as `!foo` to a plain string and \
+         prints a warning on the process's stderr, where nobody reads it.",
+        "Remove the tag or quote the value.",
+    ),
+    rule(
+        "invalid-suppression",
+        Warning,
+        Suspicious,
+        "A `# dsh-skills-lint:` comment names an unknown rule or is malformed.",
+        "Suppression comments in the frontmatter must name existing rule ids; a misspelled id \
+         suppresses nothing.",
+        "Use an id from `dsh-skills lint --explain <rule>` or the README table.",
+    ),
+    // ── Portability (off unless --compat) ───────────────────────────────────────────────────
+    compat(
+        rule(
+            "name-too-long",
+            Warning,
+            Portability,
+            "`name` is longer than 64 characters.",
+            "The harness has no length limit, but the Agent Skills specification caps names at 64 \
+             characters, Claude Code documents the same limit, and Codex skips such a skill.",
+            "Shorten the name.",
+        ),
+        &[Compat::Agentskills, Compat::ClaudeCode, Compat::Codex],
+    ),
+    compat(
+        rule(
+            "description-too-long",
+            Warning,
+            Portability,
+            "The description is longer than 1024 characters.",
+            "The Agent Skills specification caps descriptions at 1024 characters; claude.ai \
+             uploads reject longer ones, and Codex skips the whole skill (it counts characters \
+             after collapsing whitespace).",
+            "Shorten the description.",
+        ),
+        &[Compat::Agentskills, Compat::ClaudeCode, Compat::Codex],
+    ),
+    compat(
+        rule(
+            "non-portable-key",
+            Warning,
+            Portability,
+            "A frontmatter key the target agent's validator rejects.",
+            "The Agent Skills specification allows only `name`, `description`, `license`, \
+             `compatibility`, `metadata` and `allowed-tools`; `skills-ref validate`, Anthropic's \
+             `quick_validate.py` and claude.ai uploads reject anything else, including the \
+             harness's own `whenToUse`, `disable-model-invocation` and `user-invocable`. Claude \
+             Code reads its own set of keys (`when_to_use`, not `whenToUse`).",
+            "Move harness-only settings under `metadata` where possible, or lint without that \
+             `--compat` target for harness-only skills.",
+        ),
+        &[Compat::Agentskills, Compat::ClaudeCode],
+    ),
+    fixable(compat(
+        rule(
+            "utf8-bom",
+            Warning,
+            Portability,
+            "The file starts with a UTF-8 byte order mark.",
+            "The harness strips one BOM in project, custom and user roots, but `skills-ref`, \
+             Anthropic's validator and Codex require the file to start with `---` and treat a \
+             BOM as missing frontmatter.",
+            "Save without a BOM; `--fix` strips it.",
+        ),
+        &[Compat::Agentskills, Compat::Codex],
+    )),
+    fixable(compat(
+        rule(
+            "crlf-line-endings",
+            Warning,
+            Portability,
+            "The file uses CRLF line endings.",
+            "The harness accepts CRLF, but Anthropic's `quick_validate.py` (used to package skills \
+             for upload) matches the frontmatter with LF-only patterns and rejects the file, and \
+             the body reaches the model with its carriage returns.",
+            "Convert to LF (`git config core.autocrlf input`); `--fix` does it.",
+        ),
+        &[Compat::Agentskills],
+    )),
+];
+
+/// The rule with this id.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// Rule ids close to `id`, for "did you mean".
+pub fn similar(id: &str) -> Vec<&'static str> {
+    let mut scored: Vec<(usize, &'static str)> = RULES
+        .iter()
+        .map(|r| (crate::commands::edit_distance(r.id, id), r.id))
+        .filter(|(d, rid)| *d <= 3 || rid.contains(id) || (!id.is_empty() && id.contains(rid)))
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, r)| r).collect()
+}
+
+/// The explanation of a rule as plain text, for `--explain`.
+pub fn explain_text(r: &Rule) -> String {
+    let mut s = format!("{} ({})\n\n{}\n\n", r.id, level_text(r), r.summary);
+    s.push_str(&wrap(r.explanation, 90));
+    s.push_str("\n\nFix: ");
+    s.push_str(r.fix);
+    s.push('\n');
+    s
+}
+
+/// `error`, `warning (error in ...)`, `off; warning with --compat agentskills, codex`.
+pub fn level_text(r: &Rule) -> String {
+    let mut s = if r.compat.is_empty() {
+        r.severity.as_str().to_string()
+    } else {
+        let targets: Vec<&str> = r.compat.iter().map(|c| c.as_str()).collect();
+        format!("off; {} with --compat {}", r.severity.as_str(), targets.join("|"))
+    };
+    if let Some(note) = r.note {
+        s.push_str("; ");
+        s.push_str(note);
+    }
+    if r.fixable {
+        s.push_str("; fixable");
+    }
+    s
+}
+
+/// Greedy word wrap (explanations are plain ASCII-ish prose).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        let w = word.chars().count();
+        if line > 0 && line + 1 + w > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += w;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_kebab_case() {
+        let mut seen = std::collections::BTreeSet::new();
+        for r in RULES {
+            assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
+            assert!(
+                r.id.split('-')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())),
+                "{} is not kebab-case",
+                r.id
+            );
+            assert!(r.summary.ends_with('.') && r.explanation.len() > 80, "{} needs a real explanation", r.id);
+            assert_eq!(r.group == Group::Portability, !r.compat.is_empty(), "{}", r.id);
+        }
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(similar("yaml-sintax"), ["yaml-syntax"]);
+        assert!(similar("zzzzzzzzzzzzzz").is_empty());
+    }
+}

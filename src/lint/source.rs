@@ -1,0 +1,106 @@
+//! A skill file's text as lint shows it, and byte offset → line/column.
+
+use std::ops::Range;
+
+/// The text of one file: the bytes on disk decoded as UTF-8 (invalid sequences replaced with
+/// U+FFFD, a byte order mark kept as U+FEFF), so every finding can point into it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceText {
+    pub text: String,
+    /// `true` when `text` is byte for byte the file on disk (valid UTF-8); fixes need this.
+    pub exact: bool,
+    line_starts: Vec<usize>,
+}
+
+/// A 1-based line and column (columns count Unicode scalar values; a byte order mark at the
+/// start of the file is not counted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SourceText {
+    pub fn from_bytes(bytes: &[u8]) -> SourceText {
+        let (text, exact) = match std::str::from_utf8(bytes) {
+            Ok(t) => (t.to_string(), true),
+            Err(_) => (String::from_utf8_lossy(bytes).into_owned(), false),
+        };
+        SourceText::new(text, exact)
+    }
+
+    pub fn new(text: String, exact: bool) -> SourceText {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceText { text, exact, line_starts }
+    }
+
+    /// The 1-based line holding byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset.min(self.text.len()))
+    }
+
+    /// The byte range of 1-based `line`, without its line terminator.
+    pub fn line_range(&self, line: usize) -> Range<usize> {
+        let start = self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len());
+        let mut end = self.line_starts.get(line).map_or(self.text.len(), |&n| n - 1);
+        if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end.max(start)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Line and column of byte `offset` (clamped to a char boundary inside the text).
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = self.floor_boundary(offset);
+        let line = self.line_of(offset);
+        let start = self.line_starts[line - 1];
+        let mut prefix = &self.text[start..offset];
+        if start == 0 {
+            prefix = prefix.strip_prefix('\u{FEFF}').unwrap_or(prefix);
+        }
+        Position { line, column: prefix.chars().count() + 1 }
+    }
+
+    /// Start and end positions of a span (the end is exclusive: the column after the last
+    /// character).
+    pub fn span_positions(&self, span: &Range<usize>) -> (Position, Position) {
+        (self.position(span.start), self.position(span.end.max(span.start)))
+    }
+
+    /// The largest char boundary at or below `offset`.
+    pub fn floor_boundary(&self, offset: usize) -> usize {
+        let mut o = offset.min(self.text.len());
+        while !self.text.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    }
+
+    /// A span clamped to the text and to char boundaries.
+    pub fn clamp(&self, span: &Range<usize>) -> Range<usize> {
+        let start = self.floor_boundary(span.start);
+        let end = self.floor_boundary(span.end.max(start));
+        start..end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions() {
+        let s = SourceText::new("\u{FEFF}---\nname: é\r\n---\n".to_string(), true);
+        assert_eq!(s.position(3), Position { line: 1, column: 1 });
+        assert_eq!(s.position(7), Position { line: 2, column: 1 });
+        assert_eq!(s.position(13), Position { line: 2, column: 7 });
+        assert_eq!(s.line_range(2), 7..15);
+        assert_eq!(s.line_of(1000), 4);
+        assert_eq!(s.position(14), Position { line: 2, column: 7 });
+    }
+}

@@ -1,0 +1,479 @@
+//! What to lint: the skill files the harness opens for the cwd (every root), or the paths
+//! given on the command line, plus findings about entries the harness passes over.
+
+use super::check::{Subject, SubjectKind};
+use super::{Finding, Severity};
+use crate::commands::UsageError;
+use crate::discover::{Candidate, Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
+use crate::nodefs::Kind;
+use crate::platform;
+use crate::snapshot::{ProviderRun, Settings, Snapshot};
+
+/// The subjects and entry-level findings of one run.
+#[derive(Debug, Default)]
+pub struct Targets {
+    pub subjects: Vec<Subject>,
+    pub findings: Vec<Finding>,
+    /// `false` when the harness's discovery fails as a whole.
+    pub complete: bool,
+}
+
+impl Targets {
+    fn add(&mut self, s: Subject) {
+        if !self.subjects.iter().any(|x| x.path == s.path) {
+            self.subjects.push(s);
+        }
+    }
+}
+
+/// Everything the harness scans for the snapshot's cwd.
+pub fn from_snapshot(snap: &Snapshot) -> Targets {
+    let mut t = Targets { complete: snap.complete, ..Targets::default() };
+    for p in &snap.providers {
+        let ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
+        let mut reported = false;
+        for root in &scan.roots {
+            match root.status {
+                RootStatus::Failed => {
+                    if let Some(e) = &scan.error {
+                        let text = e.to_string();
+                        // `FsError: cannot list "<path>": …` names the entry that failed.
+                        let at = text
+                            .split_once("cannot list \"")
+                            .and_then(|(_, rest)| rest.split_once("\": "))
+                            .map(|(p, _)| p.to_string())
+                            .filter(|p| p.starts_with(&root.root.path))
+                            .unwrap_or_else(|| root.root.path.clone());
+                        t.findings.push(provider_failure(&at, &p.name, &text, true));
+                        reported = true;
+                    }
+                }
+                RootStatus::Scanned => {
+                    reported |= scan_root(root, &p.name, scan.error.as_ref().map(|e| e.to_string()), &mut t)
+                }
+                RootStatus::Absent | RootStatus::NotReached => {}
+            }
+        }
+        if let (Some(e), false) = (&scan.error, reported) {
+            let at = scan.roots.first().map_or(String::new(), |r| r.root.path.clone());
+            t.findings.push(provider_failure(&at, &p.name, &e.to_string(), true));
+        }
+    }
+    shadow_findings(snap, &mut t);
+    t
+}
+
+/// A provider failure: every skill is lost and there is no catalog.
+fn provider_failure(path: &str, provider: &str, error: &str, is_root: bool) -> Finding {
+    let rule = if error.contains("ELOOP") { "symlink-loop" } else { "discovery-failed" };
+    let what = if error.contains("ELOOP") {
+        "a symbolic link here loops"
+    } else if error.contains("EACCES") || error.contains("permission denied") {
+        "the harness is not allowed to read this"
+    } else if is_root {
+        "listing this root fails"
+    } else {
+        "reading this fails"
+    };
+    Finding::new(
+        rule,
+        path,
+        format!("{what}: {}", error),
+        format!(
+            "the harness's \"{provider}\" provider fails as a whole and logs `skill provider \"{provider}\" skipped: {}`: \
+             no skill from any root is loaded and the model gets no catalog",
+            error
+        ),
+    )
+    .help(if rule == "symlink-loop" {
+        "remove the looping link or point it at a real directory"
+    } else {
+        "fix the permissions or remove the entry"
+    })
+}
+
+/// One scanned root's entries. Returns whether a provider failure was reported.
+fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut Targets) -> bool {
+    let node_mode = root.root.trusted_host;
+    let mut reported = false;
+    for raw in &root.non_utf8 {
+        let shown = platform::join(&root.root.path, &raw.raw_name.to_string_lossy());
+        t.findings.push(
+            Finding::new(
+                "ignored-entry",
+                &shown,
+                "this entry's name is not valid UTF-8",
+                "the harness cannot open it again by name and skips it without a warning",
+            )
+            .help("rename it with a UTF-8 name"),
+        );
+    }
+    for e in &root.entries {
+        let locator = e.locator.clone().unwrap_or_else(|| e.path.clone());
+        let kind = match e.kind {
+            Kind::Directory => SubjectKind::Bundle { dir: e.path.clone(), entry: e.name.clone() },
+            _ => SubjectKind::Flat { root: root.root.path.clone(), entry: e.name.clone() },
+        };
+        match &e.outcome {
+            Outcome::Candidate(_) | Outcome::Warned { .. } => {
+                t.add(Subject { path: locator, kind, node_mode });
+            }
+            Outcome::FailedProvider => {
+                let err = error.clone().unwrap_or_default();
+                t.findings.push(provider_failure(&locator, provider, &err, false));
+                reported = true;
+            }
+            Outcome::Silent(SilentReason::NotAFile(what)) => {
+                t.findings.push(
+                    Finding::new(
+                        "skill-file-not-regular",
+                        &locator,
+                        format!("`SKILL.md` is {what}, not a file"),
+                        "the harness skips this skill without a warning",
+                    )
+                    .help("make SKILL.md a regular file with the skill's frontmatter and instructions"),
+                );
+            }
+            Outcome::Unreadable(what) => {
+                t.findings.push(Finding::new(
+                    "skill-file-not-regular",
+                    &locator,
+                    format!("`SKILL.md` is a {what}, not a file"),
+                    "the harness would block reading it, in the bundled root; dsh-skills does not open it",
+                ));
+            }
+            Outcome::Silent(SilentReason::Missing) => {
+                if e.kind == Kind::Directory {
+                    bundle_without_skill_md(&e.path, &root.root.path, t);
+                }
+            }
+            Outcome::Ignored => ignored(&e.path, &e.name, e.kind, node_mode, t),
+            Outcome::SystemSkipped => {
+                let has_skill = std::fs::metadata(platform::join(&e.path, "SKILL.md")).is_ok()
+                    || !nested_skill_files(&e.path).is_empty();
+                if has_skill {
+                    t.findings.push(
+                        Finding::new(
+                            "ignored-entry",
+                            &e.path,
+                            "`.system` holds skills, but the harness skips `.system` in this root",
+                            "the harness skips the entry `.system` of ~/.dsh/skills (a relic of its first design) without a \
+                             warning",
+                        )
+                        .help("move the skills directly under the root"),
+                    );
+                }
+            }
+        }
+    }
+    reported
+}
+
+/// A root entry the harness classified as neither a folder nor a `.md` file.
+fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets) {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && let Err(err) = std::fs::metadata(path) {
+        let target = std::fs::read_link(path).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let node_err = crate::nodefs::NodeError::from_io(&err, "stat", path);
+        let (harness, severity) = if node_mode {
+            (
+                format!(
+                    "the harness skips this entry and logs `skill entry {path} ignored: failed to follow symbolic link: \
+                     {node_err}`"
+                ),
+                Severity::Error,
+            )
+        } else {
+            ("the harness skips this entry without a warning".to_string(), Severity::Warning)
+        };
+        t.findings.push(
+            Finding::new(
+                "dangling-symlink",
+                path,
+                format!(
+                    "this symbolic link points at `{}`, which {}",
+                    &target,
+                    if node_err.code == "ELOOP" { "loops" } else { "does not exist" }
+                ),
+                harness,
+            )
+            .severity(severity)
+            .help("fix or remove the link"),
+        );
+        return;
+    }
+    if kind != Kind::File {
+        return;
+    }
+    let lower = name.to_ascii_lowercase();
+    let markdown_like = [".md", ".markdown", ".mdown", ".mkd", ".mdx"].iter().any(|ext| lower.ends_with(ext));
+    if markdown_like {
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        t.findings.push(
+            Finding::new(
+                "ignored-entry",
+                path,
+                format!("`{}` does not end in exactly `.md`", name),
+                "the harness reads flat skills only from files ending in `.md` (case-sensitive) and ignores this one \
+                 without a warning",
+            )
+            .help(format!("rename it to `{}.md`", stem)),
+        );
+    }
+}
+
+/// A folder in a root with no `SKILL.md`: a differently cased file, a dangling link, or
+/// skills nested one level too deep.
+fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
+    let locator = platform::join(dir, "SKILL.md");
+    if std::fs::symlink_metadata(&locator).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = std::fs::read_link(&locator).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        t.findings.push(
+            Finding::new(
+                "dangling-symlink",
+                &locator,
+                format!("`SKILL.md` is a symbolic link to `{}`, which does not exist", &target),
+                "the harness skips this skill without a warning",
+            )
+            .help("fix or remove the link"),
+        );
+        return;
+    }
+    if let Some(v) = case_variant(dir) {
+        t.findings.push(case_finding(dir, &v));
+        return;
+    }
+    for nested in nested_skill_files(dir).into_iter().take(5) {
+        let group = entry_name(root, dir);
+        t.findings.push(
+            Finding::new(
+                "nested-too-deep",
+                &nested,
+                format!("this skill is nested inside `{}/` of the root `{}`", &group, root),
+                "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
+            )
+            .help("move the skill folder directly under the root"),
+        );
+    }
+}
+
+/// A file in `dir` named like `SKILL.md` in another letter case.
+fn case_variant(dir: &str) -> Option<String> {
+    let mut variants: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n != "SKILL.md" && n.eq_ignore_ascii_case("SKILL.md"))
+        .collect();
+    variants.sort();
+    variants.into_iter().next()
+}
+
+fn case_finding(dir: &str, variant: &str) -> Finding {
+    Finding::new(
+        "skill-md-case",
+        &platform::join(dir, variant),
+        format!("the skill file is named `{}`, not `SKILL.md`", variant),
+        "the harness opens `SKILL.md` by exact name: this skill is found on case-insensitive filesystems (macOS, \
+         Windows) and silently missing on Linux",
+    )
+    .help("rename the file to `SKILL.md`")
+}
+
+/// Skill files below `dir` that the harness never reaches: `SKILL.md` two or three levels
+/// down, and `.md` files with frontmatter directly inside it.
+fn nested_skill_files(dir: &str) -> Vec<String> {
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .min_depth(1)
+        .max_depth(3)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | "node_modules")));
+    walker
+        .take(2000)
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_str().unwrap_or("");
+            if e.depth() >= 2 {
+                name == "SKILL.md"
+            } else {
+                name.ends_with(".md") && e.file_type().is_file() && starts_with_fence(e.path())
+            }
+        })
+        .map(|e| e.path().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn starts_with_fence(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 5];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    head[..n].starts_with(b"---\n") || head[..n].starts_with(b"---\r\n")
+}
+
+/// The root directory a candidate came from.
+fn root_path(snap: &Snapshot, c: &Candidate) -> Option<String> {
+    let p = snap.providers.iter().find(|p| p.order == c.provider_order)?;
+    let ProviderRun::Filesystem { scan, .. } = &p.run else { return None };
+    Some(scan.roots.get(c.root_index?)?.root.path.clone())
+}
+
+fn entry_name(root: &str, path: &str) -> String {
+    let prefix = format!("{root}{}", platform::SEP);
+    path.strip_prefix(&prefix).and_then(|r| r.split(platform::SEP).next()).unwrap_or(path).to_string()
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Shadowed copies and same-root duplicates.
+fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
+    for sh in &snap.shadowed {
+        let (l, w) = (&snap.candidates[sh.loser], &snap.candidates[sh.winner]);
+        let Some(lpath) = &l.path else { continue };
+        let name = l.skill.name.clone();
+        let logged =
+            format!("skill \"{name}\" from {} ignored because a higher-priority skill already exists", l.source);
+        let finding = match &w.path {
+            Some(wpath) if same_file(wpath, lpath) => Finding::new(
+                "shadowed-skill",
+                lpath,
+                format!(
+                    "this file is reached twice: through the {} root and through the {} root, which are the same \
+                     directory",
+                    w.source, l.source
+                ),
+                format!("the harness loads it once, as {}, and logs `{logged}` for the second copy", w.source),
+            )
+            .severity(Severity::Info)
+            .help("nothing to fix in the skill; this happens when the cwd is the home directory or a root is listed twice"),
+            Some(wpath) => {
+                let same_root = l.layer == w.layer && l.provider_order == w.provider_order && l.root_index == w.root_index;
+                if same_root {
+                    let root = root_path(snap, l).unwrap_or_default();
+                    let (le, we) = (entry_name(&root, lpath), entry_name(&root, wpath));
+                    let prefix = format!("{root}{}", platform::SEP);
+                    let wrel = wpath.strip_prefix(&prefix).unwrap_or(wpath);
+                    Finding::new(
+                        "duplicate-name",
+                        lpath,
+                        format!(
+                            "another skill in the same root is also named `{name}`: `{}`",
+                            wrel
+                        ),
+                        format!(
+                            "the harness loads the other copy and ignores this one (it logs `{logged}`): within a root, \
+                             entries are taken in ICU collation order for locale {}, and `{}` sorts before `{}`",
+                            snap.locale,
+                            &we,
+                            &le
+                        ),
+                    )
+                    .related(wpath, None, "the copy that wins")
+                    .help("give each skill its own name, or delete one copy")
+                } else {
+                    let how = if l.layer != w.layer {
+                        "a nearer registry layer replaces it".to_string()
+                    } else if l.rank == w.rank {
+                        format!("both roots rank {}, and the {} root is listed first", l.rank, w.source)
+                    } else {
+                        format!("{} (rank {}) outranks {} (rank {})", w.source, w.rank, l.source, l.rank)
+                    };
+                    Finding::new(
+                        "shadowed-skill",
+                        lpath,
+                        format!("`{name}` is shadowed by `{}` from the {} root", wpath, w.source),
+                        format!("the harness loads the other copy and ignores this one ({how}); it logs `{logged}`"),
+                    )
+                    .related(wpath, None, "the copy that wins")
+                    .help("rename one of the skills, or delete the stale copy")
+                }
+            }
+            None => Finding::new(
+                "shadowed-skill",
+                lpath,
+                format!("`{name}` is also the name of the packaged {} skill, which wins", w.provider),
+                format!("the harness loads the packaged skill and ignores this file; it logs `{logged}`"),
+            )
+            .help("rename the skill"),
+        };
+        let mut finding = finding;
+        finding.skill = Some(l.skill.name.clone());
+        t.findings.push(finding);
+    }
+}
+
+/// The paths given on the command line.
+pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> Result<Targets, UsageError> {
+    let mut t = Targets { complete: true, ..Targets::default() };
+    for p in paths {
+        let abs = platform::resolve(&env.process_cwd, p);
+        let meta = std::fs::metadata(&abs).map_err(|e| {
+            UsageError(format!("cannot lint `{p}`: {}", crate::nodefs::NodeError::from_io(&e, "stat", &abs).message()))
+        })?;
+        let before = (t.subjects.len(), t.findings.len());
+        if meta.is_dir() {
+            let locator = platform::join(&abs, "SKILL.md");
+            if std::fs::symlink_metadata(&locator).is_ok() {
+                let entry = basename(&abs);
+                let kind = SubjectKind::Bundle { dir: abs.clone(), entry };
+                t.add(Subject { path: locator, kind, node_mode: false });
+            } else if let Some(v) = case_variant(&abs) {
+                t.findings.push(case_finding(&abs, &v));
+                let kind = SubjectKind::Bundle { dir: abs.clone(), entry: basename(&abs) };
+                t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false });
+            } else {
+                let sub = root_targets(&abs, settings, env);
+                t.complete &= sub.complete;
+                for s in sub.subjects {
+                    t.add(s);
+                }
+                t.findings.extend(sub.findings);
+                if (t.subjects.len(), t.findings.len()) == before {
+                    bundle_without_skill_md(&abs, &platform::dirname(&abs), &mut t);
+                }
+            }
+        } else if meta.is_file() {
+            let name = basename(&abs);
+            let parent = platform::dirname(&abs);
+            if name == "SKILL.md" {
+                let kind = SubjectKind::Bundle { dir: parent.clone(), entry: basename(&parent) };
+                t.add(Subject { path: abs.clone(), kind, node_mode: false });
+            } else if name.ends_with(".md") {
+                t.add(Subject {
+                    path: abs.clone(),
+                    kind: SubjectKind::Flat { root: parent, entry: name },
+                    node_mode: false,
+                });
+            } else {
+                ignored(&abs, &name, Kind::File, false, &mut t);
+            }
+        } else {
+            return Err(UsageError(format!("cannot lint `{p}`: it is neither a file nor a directory")));
+        }
+        if (t.subjects.len(), t.findings.len()) == before {
+            return Err(UsageError(format!(
+                "nothing to lint in `{p}`: give a skill folder (with SKILL.md), a SKILL.md or .md file, or a directory \
+                 of skills"
+            )));
+        }
+    }
+    Ok(t)
+}
+
+/// A directory treated as a skill root: scanned exactly as the harness scans a custom root.
+fn root_targets(dir: &str, settings: &Settings, env: &Environment) -> Targets {
+    let provider = ProviderConfig {
+        custom_skill_dirs: vec![dir.to_string()],
+        include_default_roots: false,
+        ..ProviderConfig::default()
+    };
+    let scoped = Settings::single(None, provider, settings.description_max_length, settings.locale.clone());
+    from_snapshot(&Snapshot::discover(&scoped, env))
+}
+
+fn basename(p: &str) -> String {
+    p.trim_end_matches(platform::SEP).rsplit(platform::SEP).next().unwrap_or("").to_string()
+}

@@ -1,0 +1,130 @@
+//! Exit statuses, `--explain`, the configuration file, suppressions, `--compat`.
+
+use super::support::{self, findings, json, materialize};
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+
+fn fixture(rule: &str, kind: &str) -> support::Fixture {
+    let dir = support::manifest().join("fixtures/lint/rules").join(rule).join(kind);
+    let case: Value =
+        fs::read_to_string(dir.join("case.json")).map(|s| serde_json::from_str(&s).unwrap()).unwrap_or(Value::Null);
+    materialize(&dir.join("tree"), &case["setup"])
+}
+
+fn code(base: &Path, args: &[&str]) -> Option<i32> {
+    support::run(base, &base.join("no-home"), args).status.code()
+}
+
+#[test]
+fn exit_statuses() {
+    let clean = fixture("name-mismatch", "clean");
+    assert_eq!(code(&clean.base, &["lint", "tree"]), Some(0));
+    assert_eq!(code(&clean.base, &["lint", "--deny", "warnings", "tree"]), Some(0));
+
+    let warn = fixture("name-mismatch", "fires");
+    assert_eq!(code(&warn.base, &["lint", "tree"]), Some(0), "warnings do not fail by default");
+    assert_eq!(code(&warn.base, &["lint", "--deny", "warnings", "tree"]), Some(1));
+    assert_eq!(code(&warn.base, &["lint", "--fail-on", "warning", "tree"]), Some(1));
+    assert_eq!(code(&warn.base, &["lint", "--fail-on", "info", "tree"]), Some(1));
+    assert_eq!(code(&warn.base, &["lint", "--fail-on", "error", "tree"]), Some(0));
+
+    let err = fixture("frontmatter-missing", "fires");
+    assert_eq!(code(&err.base, &["lint", "tree"]), Some(1));
+    assert_eq!(code(&err.base, &["lint", "--format", "sarif", "tree"]), Some(1));
+
+    // Usage errors.
+    assert_eq!(code(&err.base, &["lint", "does-not-exist"]), Some(2));
+    fs::create_dir(err.base.join("empty")).unwrap();
+    let out = support::run(&err.base, &err.base.join("no-home"), &["lint", "empty"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to lint in `empty`"));
+    fs::write(err.base.join("notes.txt"), "hello").unwrap();
+    assert_eq!(code(&err.base, &["lint", "notes.txt"]), Some(2));
+    assert_eq!(code(&err.base, &["lint", "--fail-on", "bogus", "tree"]), Some(2));
+    assert_eq!(code(&err.base, &["lint", "--diff", "--format", "sarif", "tree"]), Some(2));
+}
+
+#[test]
+fn explain() {
+    let fx = fixture("name-mismatch", "clean");
+    let out = support::run(&fx.base, &fx.base, &["lint", "--explain", "yaml-syntax"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = support::stdout(&out);
+    assert!(text.starts_with("yaml-syntax (error; fixable)") && text.contains("Fix: "), "{text}");
+    let out = support::run(&fx.base, &fx.base, &["lint", "--explain", "yaml-sintax"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `yaml-syntax`"));
+    let out = support::run(&fx.base, &fx.base, &["lint", "--explain", "all"]);
+    assert_eq!(support::stdout(&out).lines().count(), dsh_skills::lint::rules::RULES.len());
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--explain", "utf8-bom"]);
+    let v = json(&out);
+    assert_eq!(v["enabledByDefault"], false);
+    assert_eq!(v["compat"], serde_json::json!(["agentskills", "codex"]));
+}
+
+#[test]
+fn configuration_file() {
+    let fx = fixture("name-mismatch", "fires");
+    let sub = fx.base.join("sub");
+    fs::create_dir(&sub).unwrap();
+    // Found by walking up from the cwd.
+    fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  name-mismatch: error\n").unwrap();
+    let out = support::run(&sub, &fx.base, &["lint", "--format", "json", "../tree"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(findings(&json(&out)).iter().any(|(r, s, _)| r == "name-mismatch" && s == "error"));
+    fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  name-mismatch: off\n").unwrap();
+    let out = support::run(&sub, &fx.base, &["lint", "--format", "json", "../tree"]);
+    assert!(findings(&json(&out)).is_empty());
+    // fail-on from the file; the command line wins.
+    fs::write(fx.base.join(".dsh-skills-lint.yaml"), "fail-on: warning\n").unwrap();
+    assert_eq!(code(&sub, &["lint", "../tree"]), Some(1));
+    assert_eq!(code(&sub, &["lint", "--fail-on", "error", "../tree"]), Some(0));
+    // An invalid file is a usage error that names the problem.
+    fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  name-mismatc: off\n").unwrap();
+    let out = support::run(&sub, &fx.base, &["lint", "../tree"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `name-mismatch`"));
+    // --config names a file explicitly.
+    fs::write(fx.base.join("strict.yaml"), "rules:\n  name-mismatch: error\n").unwrap();
+    assert_eq!(code(&sub, &["lint", "--config", "../strict.yaml", "../tree"]), Some(1));
+}
+
+#[test]
+fn suppressions_live_in_the_frontmatter() {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let skill = fx.tree.join("a");
+    fs::create_dir_all(&skill).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: b\n# dsh-skills-lint: disable-next-line unknown-key\nx-custom: 1\ny-custom: 2\ndescription: d\n---\n\n# dsh-skills-lint: disable y-custom\nBody.\n",
+    )
+    .unwrap();
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let got: Vec<String> = findings(&json(&out)).into_iter().map(|(r, ..)| r).collect();
+    // x-custom is suppressed, y-custom is not; the comment in the body is not a suppression.
+    assert_eq!(got.iter().filter(|r| *r == "unknown-key").count(), 1, "{got:?}");
+    assert!(got.contains(&"name-mismatch".to_string()), "{got:?}");
+    assert!(!got.contains(&"invalid-suppression".to_string()), "{got:?}");
+}
+
+#[test]
+fn portability_rules_are_off_without_compat() {
+    let fx = fixture("utf8-bom", "fires");
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    assert!(findings(&json(&out)).is_empty(), "{}", support::stdout(&out));
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--compat", "claude-code", "tree"]);
+    assert!(findings(&json(&out)).is_empty(), "claude-code does not care about a BOM");
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--compat", "codex", "tree"]);
+    assert_eq!(findings(&json(&out)).len(), 1);
+}
+
+#[test]
+fn no_arguments_lint_every_root_for_the_cwd() {
+    let fx = fixture("shadowed-skill", "fires");
+    // The home directory is the fixture's, so the defaults find tree/home/.dsh/skills.
+    let out = support::run(&fx.base.join("tree/proj"), &fx.base.join("tree/home"), &["lint", "--format", "json"]);
+    let got = findings(&json(&out));
+    assert!(got.iter().any(|(r, _, p)| r == "shadowed-skill" && p.ends_with("home/.dsh/skills/a/SKILL.md")), "{got:?}");
+    assert_eq!(json(&out)["summary"]["files"], 2);
+}

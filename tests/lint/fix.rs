@@ -1,0 +1,129 @@
+//! `--fix` and `--diff` in temporary trees.
+
+use super::support::{self, findings, json, materialize};
+use serde_json::Value;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+fn write(root: &Path, rel: &str, content: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, content).unwrap();
+}
+
+fn tree() -> support::Fixture {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let t = &fx.tree;
+    write(
+        t,
+        "legacy/SKILL.md",
+        "---\nname: legacy\ndescription: Old keys.\nuserInvocable: false\ndisableModelInvocation: no\n---\n\nBody.\n",
+    );
+    write(t, "inverted/SKILL.md", "---\nname: inverted\ndescription: Old key.\nmodelInvocable: false\n---\n\nBody.\n");
+    write(
+        t,
+        "colon/SKILL.md",
+        "---\nname: colon\ndescription: Triage bugs: use when a report arrives.\nargument-hint: [issue] number\n---\n\nBody.\n",
+    );
+    write(t, "when/SKILL.md", "---\nname: when\ndescription: Has a trigger.\nwhen_to_use: When asked.\n---\n\nBody.\n");
+    write(t, "bom/SKILL.md", "\u{feff}---\nname: bom\ndescription: Has a BOM.\n---\n\nBody.\n");
+    fs::set_permissions(t.join("legacy/SKILL.md"), fs::Permissions::from_mode(0o640)).unwrap();
+    fx
+}
+
+#[test]
+fn diff_shows_and_writes_nothing() {
+    let fx = tree();
+    let before: Vec<Vec<u8>> = ["legacy", "inverted", "colon", "when", "bom"]
+        .iter()
+        .map(|d| fs::read(fx.tree.join(d).join("SKILL.md")).unwrap())
+        .collect();
+    let out = support::run(&fx.base, &fx.base, &["lint", "--diff", "--compat", "codex", "tree"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = support::stdout(&out);
+    for expected in [
+        "-userInvocable: false",
+        "+user-invocable: false",
+        "+disable-model-invocation: no",
+        "+disable-model-invocation: true",
+        "+description: \"Triage bugs: use when a report arrives.\"",
+        "+argument-hint: \"[issue] number\"",
+        "+whenToUse: When asked.",
+        "would fix (run with --fix): tree/bom/SKILL.md",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    let after: Vec<Vec<u8>> = ["legacy", "inverted", "colon", "when", "bom"]
+        .iter()
+        .map(|d| fs::read(fx.tree.join(d).join("SKILL.md")).unwrap())
+        .collect();
+    assert_eq!(before, after, "--diff must not write");
+}
+
+#[test]
+fn fix_rewrites_in_place_and_keeps_permissions() {
+    let fx = tree();
+    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "--compat", "codex", "tree"]);
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stdout(&out));
+    assert!(findings(&v).is_empty(), "{:?}", findings(&v));
+    assert_eq!(v["summary"]["fixed"], 5);
+    assert!(v["fixes"].as_array().unwrap().iter().all(|f| f["applied"] == true));
+    let read = |d: &str| fs::read_to_string(fx.tree.join(d).join("SKILL.md")).unwrap();
+    assert_eq!(
+        read("legacy"),
+        "---\nname: legacy\ndescription: Old keys.\nuser-invocable: false\ndisable-model-invocation: no\n---\n\nBody.\n"
+    );
+    assert_eq!(
+        read("inverted"),
+        "---\nname: inverted\ndescription: Old key.\ndisable-model-invocation: true\n---\n\nBody.\n"
+    );
+    assert!(
+        read("colon")
+            .contains("description: \"Triage bugs: use when a report arrives.\"\nargument-hint: \"[issue] number\"\n")
+    );
+    assert!(read("when").contains("whenToUse: When asked.\n"));
+    assert!(read("bom").starts_with("---\n"));
+    let mode = fs::metadata(fx.tree.join("legacy/SKILL.md")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    // No temporary files are left behind.
+    for d in ["legacy", "inverted", "colon", "when", "bom"] {
+        assert_eq!(fs::read_dir(fx.tree.join(d)).unwrap().count(), 1, "{d}");
+    }
+    // The harness now loads every skill.
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    assert!(findings(&json(&out)).is_empty());
+}
+
+#[test]
+fn fix_never_follows_a_link_out_of_the_skill_folder() {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let outside = fx.base.join("outside.md");
+    let legacy = "---\nname: ext\ndescription: Linked.\nuserInvocable: false\n---\n\nBody.\n";
+    fs::write(&outside, legacy).unwrap();
+    fs::create_dir_all(fx.tree.join("ext")).unwrap();
+    std::os::unix::fs::symlink(&outside, fx.tree.join("ext/SKILL.md")).unwrap();
+    // A link that stays inside the folder is followed, and stays a link.
+    fs::create_dir_all(fx.tree.join("inside/impl")).unwrap();
+    fs::write(fx.tree.join("inside/impl/skill.md"), legacy.replace("ext", "inside")).unwrap();
+    std::os::unix::fs::symlink("impl/skill.md", fx.tree.join("inside/SKILL.md")).unwrap();
+    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "tree"]);
+    let text = support::stdout(&out);
+    assert!(text.contains("not fixed: tree/ext/SKILL.md") && text.contains("outside the skill folder"), "{text}");
+    assert_eq!(fs::read_to_string(&outside).unwrap(), legacy);
+    assert!(fs::symlink_metadata(fx.tree.join("ext/SKILL.md")).unwrap().file_type().is_symlink());
+    assert!(fs::read_to_string(fx.tree.join("inside/impl/skill.md")).unwrap().contains("user-invocable: false"));
+    assert!(fs::symlink_metadata(fx.tree.join("inside/SKILL.md")).unwrap().file_type().is_symlink());
+    assert_eq!(out.status.code(), Some(1), "the link that was not fixed still fails");
+}
+
+#[test]
+fn a_value_that_cannot_be_quoted_safely_is_left_alone() {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    // A comment after the value: quoting would pull it into the text, so no fix is offered.
+    write(&fx.tree, "c/SKILL.md", "---\nname: c\ndescription: Triage bugs: now # note\n---\n\nBody.\n");
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let v = json(&out);
+    assert!(v["findings"].as_array().unwrap().iter().all(|f| f["fix"].is_null()), "{v}");
+}

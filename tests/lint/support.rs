@@ -1,0 +1,147 @@
+//! Shared helpers of the lint tests: materialize a tree (copy + setup ops) in a temporary
+//! directory with no `.git` above it, and run the binary.
+
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_dsh-skills"))
+}
+
+pub struct Fixture {
+    _dir: tempfile::TempDir,
+    pub base: PathBuf,
+    pub tree: PathBuf,
+}
+
+impl Fixture {
+    pub fn tree_str(&self) -> String {
+        self.tree.to_string_lossy().into_owned()
+    }
+}
+
+/// Copy `src` (when it exists) to `<tmp>/tree` and apply `setup` operations
+/// (`mkdir`, `write`, `symlink`, `chmod`), as the conformance cases do.
+pub fn materialize(src: &Path, setup: &Value) -> Fixture {
+    let dir = tempfile::Builder::new().prefix("dsh-lint-").tempdir().unwrap();
+    let base = fs::canonicalize(dir.path()).unwrap();
+    let mut up = Some(base.as_path());
+    while let Some(p) = up {
+        assert!(!p.join(".git").exists(), "temporary directory {} has a .git ancestor", base.display());
+        up = p.parent();
+    }
+    let tree = base.join("tree");
+    if src.is_dir() {
+        copy_tree(src, &tree);
+    } else {
+        fs::create_dir_all(&tree).unwrap();
+    }
+    for op in setup.as_array().into_iter().flatten() {
+        let path = tree.join(op["path"].as_str().unwrap());
+        match op["op"].as_str().unwrap() {
+            "mkdir" => fs::create_dir_all(&path).unwrap(),
+            "write" => {
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                let data = match op.get("base64") {
+                    Some(b) => base64(b.as_str().unwrap()),
+                    None => op["content"].as_str().unwrap().as_bytes().to_vec(),
+                };
+                fs::write(&path, data).unwrap();
+            }
+            "symlink" => {
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::os::unix::fs::symlink(op["target"].as_str().unwrap(), &path).unwrap();
+            }
+            "chmod" => {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = u32::from_str_radix(op["mode"].as_str().unwrap(), 8).unwrap();
+                fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+            }
+            other => panic!("unknown setup op {other}"),
+        }
+    }
+    Fixture { _dir: dir, base, tree }
+}
+
+pub fn copy_tree(src: &Path, dst: &Path) {
+    fs::create_dir_all(dst).unwrap();
+    for entry in fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        let to = dst.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &to);
+        } else {
+            fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
+fn base64(s: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in s.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
+        acc = (acc << 6) | ALPHABET.iter().position(|&a| a == c).expect("base64") as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// A command for the binary with a clean environment: no harness variables, no colour,
+/// `HOME` pointing at `home` (so the real home never leaks in), the en-US locale.
+pub fn command(cwd: &Path, home: &Path) -> Command {
+    let mut cmd = Command::new(bin());
+    for k in ["DSH_HOME", "DSH_AGENTS_HOME", "DSH_BUNDLED_SKILL_DIR", "CLICOLOR_FORCE", "GITHUB_ACTIONS"] {
+        cmd.env_remove(k);
+    }
+    cmd.env("LC_ALL", "en_US.UTF-8").env("NO_COLOR", "1").env("HOME", home).current_dir(cwd);
+    cmd
+}
+
+pub fn run(cwd: &Path, home: &Path, args: &[&str]) -> Output {
+    command(cwd, home).args(args).output().expect("run dsh-skills")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Parse `lint --format json` output.
+pub fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", stdout(o), String::from_utf8_lossy(&o.stderr)))
+}
+
+/// `(rule, severity, path)` of every finding.
+pub fn findings(v: &Value) -> Vec<(String, String, String)> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["severity"].as_str().unwrap().to_string(),
+                f["path"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+pub fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+pub fn which(tool: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(tool)).find(|p| p.is_file()))
+}
