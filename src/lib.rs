@@ -4,7 +4,8 @@
 //! roots and homes ([`discover`], [`platform`]) → listing and reading ([`discover`],
 //! [`nodefs`], [`collate`]) → frontmatter and YAML ([`skillfile`], [`yaml`]) → candidates →
 //! registry merge ([`registry`]) → catalog and skill content ([`catalog`]) → one snapshot
-//! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]).
+//! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]). The harness's own
+//! configuration files are read by [`config`].
 //! JavaScript string semantics live in [`js`]. The library never prints: commands write
 //! through [`commands::Io`], which `main` connects to the real streams.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
@@ -13,6 +14,7 @@ pub mod catalog;
 pub mod cli;
 pub mod collate;
 pub mod commands;
+pub mod config;
 pub mod discover;
 pub mod js;
 pub mod nodefs;
