@@ -3,6 +3,7 @@
 
 use crate::catalog::{self, ResourceBase, Variant};
 use crate::cli::{CatalogArgs, Cli, Command, Format, GlobalArgs, ListArgs, ShowArgs};
+use crate::config::{self, Report};
 use crate::discover::{Environment, Outcome, ProviderConfig, RootStatus};
 use crate::report;
 use crate::snapshot::{NoCatalog, Settings, Snapshot};
@@ -33,12 +34,30 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Run a parsed command line. `Err` carries an I/O failure or a usage error (exit 2).
 pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
-    let settings = settings_from_args(&cli.global, env);
+    let var = |k: &str| std::env::var(k).ok();
+    // Flags, environment and (unless --no-config) the harness's configuration files.
+    let resolved = config::resolve(&cli.global, env, &var).map_err(|e| UsageError(e.0))?;
+    let settings = if cli.global.no_config { settings_from_args(&cli.global, env) } else { resolved.settings };
+    let report = &resolved.report;
     match &cli.command {
-        Command::List(args) => list(&cli.global, args, &settings, env, io),
-        Command::Show(args) => show(&cli.global, args, &settings, env, io),
-        Command::Catalog(args) => catalog_cmd(&cli.global, args, &settings, env, io),
+        Command::List(args) => list(&cli.global, args, &settings, report, env, io),
+        Command::Show(args) => {
+            warn_config_problems(report, io)?;
+            show(&cli.global, args, &settings, env, io)
+        }
+        Command::Catalog(args) => {
+            warn_config_problems(report, io)?;
+            catalog_cmd(&cli.global, args, &settings, report, env, io)
+        }
     }
+}
+
+/// Where the preview may differ from dsh (e.g. an installed package that was not found).
+fn warn_config_problems(report: &Report, io: &mut Io) -> io::Result<()> {
+    for p in &report.problems {
+        writeln!(io.err, "warning: {p}")?;
+    }
+    Ok(())
 }
 
 /// Flags over environment over defaults. (Configuration files are read in a later layer.)
@@ -76,12 +95,27 @@ fn write_json(io: &mut Io, value: &serde_json::Value) -> io::Result<()> {
     writeln!(io.out)
 }
 
-fn list(g: &GlobalArgs, _args: &ListArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
+fn list(
+    g: &GlobalArgs,
+    _args: &ListArgs,
+    settings: &Settings,
+    config: &Report,
+    env: &Environment,
+    io: &mut Io,
+) -> anyhow::Result<u8> {
     let json = human_or_json(g, "list")?;
     let snap = Snapshot::discover(settings, env);
     if json {
-        write_json(io, &report::list(&snap))?;
+        let mut value = report::list(&snap);
+        if let serde_json::Value::Object(m) = &mut value {
+            m.insert("config".into(), config::report::json(config));
+        }
+        write_json(io, &value)?;
     } else {
+        for line in config::report::human(config) {
+            writeln!(io.out, "{line}")?;
+        }
+        writeln!(io.out)?;
         write_list_plain(&snap, io)?;
     }
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
@@ -133,6 +167,7 @@ fn catalog_cmd(
     g: &GlobalArgs,
     args: &CatalogArgs,
     settings: &Settings,
+    config: &Report,
     env: &Environment,
     io: &mut Io,
 ) -> anyhow::Result<u8> {
@@ -145,18 +180,18 @@ fn catalog_cmd(
     } else if args.digest {
         match &cat.entries {
             Some(entries) => writeln!(io.out, "{}", catalog::digest(entries))?,
-            None => explain_no_catalog(&snap, cat.why_none, io)?,
+            None => explain_no_catalog(&snap, cat.why_none, config, io)?,
         }
     } else {
         match &cat.text {
             Some(text) => writeln!(io.out, "{text}")?,
-            None => explain_no_catalog(&snap, cat.why_none, io)?,
+            None => explain_no_catalog(&snap, cat.why_none, config, io)?,
         }
     }
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
 }
 
-fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, io: &mut Io) -> io::Result<()> {
+fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, config: &Report, io: &mut Io) -> io::Result<()> {
     match why {
         Some(NoCatalog::Incomplete) => {
             for (name, e) in s.provider_errors() {
@@ -166,12 +201,16 @@ fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, io: &mut Io) -> io::
                 )?;
             }
         }
-        Some(NoCatalog::NoSkillTool) => {
-            writeln!(
+        Some(NoCatalog::NoSkillTool) => match &config.no_tool_reason {
+            Some(reason) => writeln!(
+                io.err,
+                "no catalog: the `skill` tool is not mounted ({reason}), so the model gets no catalog"
+            )?,
+            None => writeln!(
                 io.err,
                 "no catalog: the `skill` tool is not mounted for this configuration, so the model gets no catalog"
-            )?;
-        }
+            )?,
+        },
         Some(NoCatalog::NoModelInvocableSkill) => {
             let hidden = s.winners().filter(|c| !c.skill.invocation.model_invocable).count();
             if hidden > 0 {
@@ -203,6 +242,12 @@ fn show(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environment,
         msg.push_str("\n\nRun `dsh-skills list` to see every skill and every file that was skipped.");
         return Err(UsageError(msg).into());
     };
+    if c.provider == "dsh-badge" && c.resource_base.is_empty() && (args.rendered || json) {
+        return Err(UsageError(
+            "the dsh-badge skill is enabled but its installed package was not found, so its content is unknown here (see `dsh-skills list`)".into(),
+        )
+        .into());
+    }
     if args.rendered {
         let base = ResourceBase::Directory(c.resource_base.clone());
         writeln!(

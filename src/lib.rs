@@ -5,7 +5,7 @@
 //! [`nodefs`], [`collate`]) → frontmatter and YAML ([`skillfile`], [`yaml`]) → candidates →
 //! registry merge ([`registry`]) → catalog and skill content ([`catalog`]) → one snapshot
 //! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]). The harness's own
-//! configuration files are read by [`config`].
+//! configuration files (profiles, patch layers, agent presets) are read by [`config`].
 //! JavaScript string semantics live in [`js`]. The library never prints: commands write
 //! through [`commands::Io`], which `main` connects to the real streams.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
