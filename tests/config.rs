@@ -215,6 +215,8 @@ fn a_home_patch_adds_custom_dirs_to_the_headless_host_row() {
     assert!(roots(&web).iter().all(|(s, _)| s != "custom"));
     assert_eq!(web["config"]["layers"][0]["providers"], json!([]));
     assert_eq!(web["config"]["loaderWarnings"], json!([]));
+    let note = web["config"]["notes"][0].as_str().unwrap();
+    assert!(note.starts_with(&format!("{patch}:4: this configures the host `skill-filesystem` row")), "{note}");
 }
 
 #[test]

@@ -296,6 +296,9 @@ pub fn resolve(
     if let Some(at) = badge_disabled_at(&composition.rows) {
         report.badge = Setting::new("skill-badge", "disabled", Origin::At(at));
     }
+    if profile == Profile::Web {
+        note_inert_host_config(&composition.rows, &mut report);
+    }
 
     // ── the preset a web session mounts ─────────────────────────────────────────────────
     let mut preset_layer: Option<(String, SkillRows, Result<String, String>, Loc)> = None;
@@ -1086,6 +1089,26 @@ fn locate_badge(inputs: &Inputs, row: &SkillRow, report: &mut Report) -> (Option
                 None,
                 Setting::new("assets", serde_json::Value::Null, Origin::Default).note(format!("not found at {link}")),
             )
+        }
+    }
+}
+
+/// Under web, a user file that configures the disabled host `skill-filesystem` or `tool-skill`
+/// row changes nothing (spec 2.2): say so.
+fn note_inert_host_config(rows: &[Node], report: &mut Report) {
+    for row in rows {
+        let Some(Value::Str(name)) = row.get_value("name") else { continue };
+        if !matches!(name.as_str(), shipped::SKILL_FILESYSTEM | shipped::TOOL_SKILL) {
+            continue;
+        }
+        let disabled = row.get_value("disabled").is_some_and(Value::truthy);
+        let Some(config) = row.get("config") else { continue };
+        if disabled && matches!(&*config.key_at.source, Source::File(_)) {
+            let id = row.get_value("id").map(Value::js_string).unwrap_or_default();
+            report.notes.push(format!(
+                "{}: this configures the host `{id}` row, which the web profile disables, so it changes nothing; the preset's rows count (copy the preset to $DSH_HOME/.agent-presets/<id>/ and edit its row, or add `disabled: false` to make the host row a second provider in the global layer)",
+                config.key_at
+            ));
         }
     }
 }
