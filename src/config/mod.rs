@@ -368,7 +368,7 @@ pub fn resolve(
         None => {
             let reason = report.no_tool_reason.clone().unwrap_or_else(|| match &preset_layer {
                 Some((id, _, _, _)) => {
-                    format!("preset `{id}` mounts no tool-skill row (and no host tool-skill row is enabled)")
+                    format!("preset `{id}` mounts no tool-skill row, and no host tool-skill row is enabled")
                 }
                 None => "no tool-skill row is enabled".into(),
             });
