@@ -65,7 +65,7 @@ _dsh__skills() {
 
     case "${cmd}" in
         dsh__skills)
-            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version list show catalog explain completions lint help"
+            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version list show catalog explain completions lint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -95,6 +95,22 @@ _dsh__skills() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "web headless" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launch-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --locale)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -115,7 +131,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__catalog)
-            opts="-q -h -V --update --digest --quiet --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version"
+            opts="-q -h -V --update --digest --quiet --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -142,6 +158,22 @@ _dsh__skills() {
                     return 0
                     ;;
                 --description-max-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "web headless" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launch-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -165,7 +197,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__completions)
-            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version bash elvish fish powershell zsh"
+            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -192,6 +224,22 @@ _dsh__skills() {
                     return 0
                     ;;
                 --description-max-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "web headless" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launch-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -215,7 +263,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__explain)
-            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version"
+            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -242,6 +290,22 @@ _dsh__skills() {
                     return 0
                     ;;
                 --description-max-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "web headless" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launch-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -377,7 +441,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__lint)
-            opts="-h -V --explain --fail-on --deny --compat --fix --diff --config --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version"
+            opts="-h -V --explain --fail-on --deny --compat --fix --diff --config --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -427,6 +491,22 @@ _dsh__skills() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "web headless" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launch-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --locale)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -447,7 +527,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__list)
-            opts="-v -h -V --verbose --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version"
+            opts="-v -h -V --verbose --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -474,6 +554,22 @@ _dsh__skills() {
                     return 0
                     ;;
                 --description-max-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "web headless" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launch-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -497,7 +593,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__show)
-            opts="-h -V --rendered --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --locale --format --color --help --version"
+            opts="-h -V --rendered --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -524,6 +620,22 @@ _dsh__skills() {
                     return 0
                     ;;
                 --description-max-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "web headless" -- "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launch-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

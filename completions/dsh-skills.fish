@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_dsh_skills_global_optspecs
-    string join \n cwd= no-cwd dsh-home= agents-home= custom-dir= bundled-dir= no-default-roots description-max-length= no-config locale= format= color= h/help V/version
+    string join \n cwd= no-cwd dsh-home= agents-home= custom-dir= bundled-dir= no-default-roots description-max-length= no-config profile= preset= patch= launch-dir= locale= format= color= h/help V/version
 end
 
 function __fish_dsh_skills_needs_command
@@ -30,6 +30,11 @@ complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l agents-home -d 'T
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
@@ -56,6 +61,11 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l agents-ho
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
@@ -76,6 +86,11 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l agents-ho
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
@@ -96,6 +111,11 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l agents
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
@@ -118,6 +138,11 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l agents
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
@@ -137,6 +162,11 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l ag
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
@@ -165,6 +195,11 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l agents-ho
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''

@@ -83,6 +83,25 @@ pub struct GlobalArgs {
     #[arg(long, global = true, help_heading = "Discovery")]
     pub no_config: bool,
 
+    /// The dsh profile to read: `web` (`dsh web`, default) or `headless`.
+    #[arg(long, global = true, value_enum, help_heading = "Configuration")]
+    pub profile: Option<Profile>,
+
+    /// The agent preset a web session mounts (default: `agent-presets.default` in
+    /// $DSH_HOME/settings.yaml, else `standard`).
+    #[arg(long, global = true, value_name = "ID", help_heading = "Configuration")]
+    pub preset: Option<String>,
+
+    /// An extra patch layer, applied after the profile and home patch files, as `dsh --patch`.
+    /// Repeatable; order matters.
+    #[arg(long = "patch", global = true, value_name = "FILE", help_heading = "Configuration")]
+    pub patches: Vec<String>,
+
+    /// The directory dsh is launched from; relative paths in configuration files resolve
+    /// against it (default: the current directory).
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Configuration")]
+    pub launch_dir: Option<String>,
+
     /// Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES,
     /// LANG; en-US when unset, C or POSIX.
     #[arg(long, global = true, value_name = "LOCALE", help_heading = "Discovery")]
@@ -117,6 +136,22 @@ pub enum Format {
     Json,
     Github,
     Sarif,
+}
+
+/// A shipped `dsh` profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Profile {
+    Web,
+    Headless,
+}
+
+impl Profile {
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Web => "web",
+            Profile::Headless => "headless",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

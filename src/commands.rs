@@ -3,6 +3,7 @@
 
 use crate::catalog::{self, ResourceBase, Variant};
 use crate::cli::{CatalogArgs, Cli, Command, CompletionsArgs, ExplainArgs, Format, GlobalArgs, ListArgs, ShowArgs};
+use crate::config::{self, Report};
 use crate::discover::{Environment, Outcome, ProviderConfig};
 use crate::snapshot::{NoCatalog, Settings, Snapshot};
 use crate::term::Term;
@@ -38,17 +39,41 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Run a parsed command line. `Err` carries an I/O failure or a usage error (exit 2).
 pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
-    let mut settings = settings_from_args(&cli.global, env);
-    // Only `show` prints a body; the others drop each body once the file is validated.
-    settings.scan.keep_content = matches!(cli.command, Command::Show(_) | Command::Lint(_));
-    match &cli.command {
-        Command::List(args) => list(&cli.global, args, &settings, env, io),
-        Command::Show(args) => show(&cli.global, args, &settings, env, io),
-        Command::Catalog(args) => catalog_cmd(&cli.global, args, &settings, env, io),
-        Command::Explain(args) => explain_cmd(&cli.global, args, &settings, env, io),
-        Command::Completions(args) => completions(args, io),
-        Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
+    if let Command::Completions(args) = &cli.command {
+        return completions(args, io);
     }
+    let var = |k: &str| std::env::var(k).ok();
+    // Flags, environment and (unless --no-config) the harness's configuration files.
+    let resolved = config::resolve(&cli.global, env, &var).map_err(|e| UsageError(e.0))?;
+    let mut settings = if cli.global.no_config { settings_from_args(&cli.global, env) } else { resolved.settings };
+    // Only `show` and `lint` need bodies; the others drop each body once the file is validated.
+    settings.scan.keep_content = matches!(cli.command, Command::Show(_) | Command::Lint(_));
+    let report = &resolved.report;
+    match &cli.command {
+        Command::List(args) => list(&cli.global, args, &settings, report, env, io),
+        Command::Show(args) => {
+            warn_config_problems(report, io)?;
+            show(&cli.global, args, &settings, env, io)
+        }
+        Command::Catalog(args) => {
+            warn_config_problems(report, io)?;
+            catalog_cmd(&cli.global, args, &settings, report, env, io)
+        }
+        Command::Explain(args) => {
+            warn_config_problems(report, io)?;
+            explain_cmd(&cli.global, args, &settings, env, io)
+        }
+        Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
+        Command::Completions(_) => unreachable!("handled above"),
+    }
+}
+
+/// Where the preview may differ from dsh (e.g. an installed package that was not found).
+fn warn_config_problems(report: &Report, io: &mut Io) -> io::Result<()> {
+    for p in &report.problems {
+        writeln!(io.err, "warning: {}", crate::term::safe(p))?;
+    }
+    Ok(())
 }
 
 /// Flags over environment over defaults. (Configuration files are read in a later layer.)
@@ -86,13 +111,25 @@ fn write_json(io: &mut Io, value: &serde_json::Value) -> io::Result<()> {
     writeln!(io.out)
 }
 
-fn list(g: &GlobalArgs, args: &ListArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
+fn list(
+    g: &GlobalArgs,
+    args: &ListArgs,
+    settings: &Settings,
+    config: &Report,
+    env: &Environment,
+    io: &mut Io,
+) -> anyhow::Result<u8> {
     let json = human_or_json(g, "list")?;
     let snap = Snapshot::discover(settings, env);
     if json {
-        write_json(io, &report::list(&snap))?;
+        let mut value = report::list(&snap);
+        if let serde_json::Value::Object(m) = &mut value {
+            m.insert("config".into(), config::report::json(config));
+        }
+        write_json(io, &value)?;
     } else {
-        io.out.write_all(human::list(&snap, &io.term, args.verbose).as_bytes())?;
+        let config_lines = config::report::human(config);
+        io.out.write_all(human::list(&snap, &io.term, args.verbose, &config_lines).as_bytes())?;
     }
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
 }
@@ -101,6 +138,7 @@ fn catalog_cmd(
     g: &GlobalArgs,
     args: &CatalogArgs,
     settings: &Settings,
+    config: &Report,
     env: &Environment,
     io: &mut Io,
 ) -> anyhow::Result<u8> {
@@ -114,7 +152,7 @@ fn catalog_cmd(
     } else if args.digest {
         match &cat.entries {
             Some(entries) => writeln!(io.out, "{}", catalog::digest(entries))?,
-            None => explain_no_catalog(&snap, cat.why_none, io)?,
+            None => explain_no_catalog(&snap, cat.why_none, config, io)?,
         }
     } else {
         match &cat.text {
@@ -125,13 +163,13 @@ fn catalog_cmd(
                     io.err.write_all(text.as_bytes())?;
                 }
             }
-            None => explain_no_catalog(&snap, cat.why_none, io)?,
+            None => explain_no_catalog(&snap, cat.why_none, config, io)?,
         }
     }
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
 }
 
-fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, io: &mut Io) -> io::Result<()> {
+fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, config: &Report, io: &mut Io) -> io::Result<()> {
     match why {
         Some(NoCatalog::Incomplete) => {
             for (name, e) in s.provider_errors() {
@@ -142,12 +180,17 @@ fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, io: &mut Io) -> io::
                 )?;
             }
         }
-        Some(NoCatalog::NoSkillTool) => {
-            writeln!(
+        Some(NoCatalog::NoSkillTool) => match &config.no_tool_reason {
+            Some(reason) => writeln!(
+                io.err,
+                "no catalog: the `skill` tool is not mounted ({}), so the model gets no catalog",
+                crate::term::safe(reason)
+            )?,
+            None => writeln!(
                 io.err,
                 "no catalog: the `skill` tool is not mounted in this configuration, so the model gets no catalog"
-            )?;
-        }
+            )?,
+        },
         Some(NoCatalog::NoModelInvocableSkill) => {
             let hidden = s.winners().filter(|c| !c.skill.invocation.model_invocable).count();
             if hidden > 0 {
@@ -182,6 +225,12 @@ fn show(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environment,
         ));
         return Err(UsageError(msg).into());
     };
+    if c.provider == "dsh-badge" && c.resource_base.is_empty() && (args.rendered || json) {
+        return Err(UsageError(
+            "the dsh-badge skill is enabled but its installed package was not found, so its content is unknown here (see `dsh-skills list`)".into(),
+        )
+        .into());
+    }
     if args.rendered {
         let base = ResourceBase::Directory(c.resource_base.clone());
         let text = catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);

@@ -140,7 +140,9 @@ fn problems(snap: &Snapshot) -> Vec<Problem> {
 }
 
 /// `list` in human format.
-pub fn list(snap: &Snapshot, term: &Term, verbose: bool) -> String {
+/// `config` is the configuration block (settings and where each came from), shown before the
+/// summary line.
+pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> String {
     let mut o = String::new();
     if !snap.complete {
         let _ = writeln!(o, "{}", term.red("DISCOVERY IS INCOMPLETE: the model sees no skill catalog at all."));
@@ -253,6 +255,13 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool) -> String {
     let notes: Vec<&String> = snap.scans().flat_map(|(_, s)| &s.notes).collect();
     for n in notes {
         let _ = writeln!(o, "  {} {}", term.dim("note:"), safe(n));
+    }
+
+    if !config.is_empty() {
+        let _ = writeln!(o, "\n{}", term.bold("Configuration"));
+        for line in config {
+            let _ = writeln!(o, "  {}", safe(line));
+        }
     }
 
     let skipped = probs.len();

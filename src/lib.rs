@@ -5,7 +5,8 @@
 //! [`nodefs`], [`collate`]) → frontmatter and YAML ([`skillfile`], [`yaml`]) → candidates →
 //! registry merge ([`registry`]) → catalog and skill content ([`catalog`]) → one snapshot
 //! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]); [`lint`] reports
-//! problems in skill files against the same pipeline.
+//! problems in skill files against the same pipeline. The harness's own configuration files
+//! (profiles, patch layers, agent presets) are read by [`config`].
 //! JavaScript string semantics live in [`js`]. The library never prints: commands write
 //! through [`commands::Io`], which `main` connects to the real streams.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
@@ -14,6 +15,7 @@ pub mod catalog;
 pub mod cli;
 pub mod collate;
 pub mod commands;
+pub mod config;
 pub mod discover;
 pub mod explain;
 pub mod human;
