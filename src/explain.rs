@@ -197,7 +197,16 @@ fn stem(e: &EntryReport) -> &str {
 pub fn rejection_summary(r: &Rejection) -> (String, Option<String>) {
     match r {
         Rejection::InvalidYaml { error, .. } => (
-            format!("its YAML frontmatter does not parse ({}), so the harness skips the file", error.message),
+            match &error.pos {
+                // YAML positions count from the line after the opening fence.
+                Some(pos) => format!(
+                    "its YAML frontmatter does not parse (line {}, column {}: {}), so the harness skips the file",
+                    pos.line + 1,
+                    pos.col,
+                    error.message
+                ),
+                None => format!("its YAML frontmatter does not parse ({}), so the harness skips the file", error.message),
+            },
             Some("quote values that contain `: ` or start with `[`, `{`, `*`, `&`, `!`, `%`, `@` or a backquote; indent with spaces, not tabs".into()),
         ),
         Rejection::Missing(MissingReason::Fences(NoFrontmatter::NoOpeningFence)) => (

@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 
 /// Cases that do not pass yet. The test fails when a listed case passes, so the list can only
 /// shrink; it is empty when the discovery engine is complete.
-const KNOWN_FAILING: &[&str] = &["073-yaml-tabs-separation-ok-indentation-error", "082-metadata-types-and-json-shape"];
+const KNOWN_FAILING: &[&str] = &[];
 
 const YAML_PREFIX: &str = "ignored: invalid YAML frontmatter: ";
 /// Stands in for a lone surrogate escape of expected.json while it is parsed (serde_json

@@ -1,131 +1,240 @@
-//! TEMPORARY stand-in until the real YAML layer lands (same API).
-#![allow(dead_code)]
-use saphyr::{LoadableYamlNode, Scalar, Yaml};
+//! A YAML layer whose observable results equal `YAML.parse(text)` from the
+//! npm package `yaml` 2.9.0 with default options (YAML 1.2 core schema,
+//! `uniqueKeys: true`, `merge: false`, `mapAsMap: false`, `prettyErrors: true`,
+//! `maxAliasCount: 100`).
+//!
+//! Syntax comes from `saphyr-parser` events (vendored with a small patch);
+//! this module composes them into npm yaml's node semantics, resolves tags
+//! and scalars, converts to JS values and reproduces npm yaml's errors.
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Null,
-    Bool(bool),
-    Number(f64),
-    String(String),
-    Array(Vec<Value>),
-    Object(Object),
-    Date(f64),
-    Buffer(Vec<u8>),
-    Map(Vec<(Value, Value)>),
-    Set(Vec<Value>),
-}
+mod blockscalar;
+mod compose;
+mod diag;
+mod errmap;
+mod fxhash;
+mod indent;
+mod keystr;
+mod number;
+mod scanerr;
+mod schema;
+mod source;
+mod tojs;
+mod value;
 
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Object {
-    entries: Vec<(String, Value)>,
-}
-impl Object {
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-    pub fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.entries.iter().map(|(k, v)| (k.as_str(), v))
-    }
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-}
-impl Value {
-    pub fn to_json(&self) -> serde_json::Value {
-        match self {
-            Value::Null => serde_json::Value::Null,
-            Value::Bool(b) => (*b).into(),
-            Value::Number(n) => {
-                if n.is_finite() {
-                    serde_json::Value::Number(serde_json::Number::from_string_unchecked(js_number_to_string(*n)))
-                } else {
-                    serde_json::Value::Null
-                }
-            }
-            Value::String(s) => s.clone().into(),
-            Value::Array(a) => a.iter().map(|v| v.to_json()).collect::<Vec<_>>().into(),
-            Value::Object(o) => {
-                serde_json::Value::Object(o.entries.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
-            }
-            _ => serde_json::json!({}),
-        }
-    }
-}
-pub fn js_number_to_string(x: f64) -> String {
-    format!("{x}")
-}
-#[derive(Clone, Debug, Default)]
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_oracle;
+
+pub use number::js_number_to_string;
+pub use value::{Object, Value};
+
+use compose::{ComposeOutcome, Composer};
+use diag::Diag;
+use source::Source;
+
+/// A position in the parsed text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Pos {
+    /// 1-based line (lines are split on `\n` only, as npm yaml does)
     pub line: usize,
+    /// 1-based column in chars (Unicode scalar values)
     pub col: usize,
+    /// 1-based column in UTF-16 code units (what npm yaml reports)
+    pub col_utf16: usize,
+    /// byte offset in the text
     pub byte: usize,
 }
-#[derive(Clone, Debug)]
+
+/// Position info for one top-level mapping key (when the document is a map).
+#[derive(Debug, Clone, PartialEq)]
 pub struct KeySpan {
+    /// the JS property name the key became
     pub key: String,
+    /// start of the key node (including any anchor/tag properties)
     pub key_start: Pos,
+    /// start of the value node (for an empty value: where it would start)
     pub value_start: Pos,
+    /// end of the value node
     pub value_end: Pos,
 }
+
+/// Successful parse: the JS value plus lint information and warnings.
+#[derive(Debug, Clone)]
 pub struct Parsed {
+    /// what `YAML.parse` returns
     pub value: Value,
+    /// top-level keys in document order (duplicates that stringify equally are all listed)
     pub top_keys: Vec<KeySpan>,
+    /// process warnings as Node prints them after `(node:PID) `, i.e. `String(warning)`:
+    /// `YAMLWarning: Unresolved tag: !foo at line 1, column 1:\n\n!foo bar\n^^^^\n`
+    /// or `Warning: Keys with collection values will be stringified ...`
     pub warnings: Vec<String>,
 }
-#[derive(Clone, Debug)]
+
+/// What `YAML.parse` throws.
+#[derive(Debug, Clone)]
 pub struct YamlError {
+    /// `YAMLParseError`, `ReferenceError`, `Error` or `RangeError`
     pub name: &'static str,
+    /// the message without the ` at line L, column C:...` suffix
     pub message: String,
+    /// where npm yaml reports the error (`col_utf16` is npm yaml's column)
     pub pos: Option<Pos>,
+    /// `String(error)` as Node prints it, e.g.
+    /// `YAMLParseError: Map keys must be unique at line 2, column 1:\n\nname: a\nname: b\n^\n`
     pub pretty: String,
+    /// warnings emitted before the error was thrown (same format as [`Parsed::warnings`])
+    pub warnings: Vec<String>,
 }
 
-fn conv(y: &Yaml) -> Value {
-    match y {
-        Yaml::Value(Scalar::Null) => Value::Null,
-        Yaml::Value(Scalar::Boolean(b)) => Value::Bool(*b),
-        Yaml::Value(Scalar::Integer(i)) => Value::Number(*i as f64),
-        Yaml::Value(Scalar::FloatingPoint(f)) => Value::Number(f.into_inner()),
-        Yaml::Value(Scalar::String(s)) => Value::String(s.to_string()),
-        Yaml::Sequence(s) => Value::Array(s.iter().map(conv).collect()),
-        Yaml::Mapping(m) => Value::Object(Object {
-            entries: m
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        match conv(k) {
-                            Value::String(s) => s,
-                            Value::Null => String::new(),
-                            Value::Bool(b) => b.to_string(),
-                            Value::Number(n) => js_number_to_string(n),
-                            _ => "?".into(),
-                        },
-                        conv(v),
-                    )
-                })
-                .collect(),
-        }),
-        _ => Value::Null,
+impl std::fmt::Display for YamlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.pretty)
     }
 }
 
-pub fn parse(text: &str) -> Result<Parsed, YamlError> {
-    match Yaml::load_from_str(text) {
-        Ok(docs) => {
-            Ok(Parsed { value: docs.first().map(conv).unwrap_or(Value::Null), top_keys: vec![], warnings: vec![] })
+impl std::error::Error for YamlError {}
+
+fn render(src: &Source<'_>, d: &Diag) -> (String, Option<Pos>) {
+    match d.start {
+        Some(s) => {
+            let (suffix, pos) = source::pretty_suffix(src, s.min(src.text.len()), d.end);
+            (format!("{}: {}{}", d.name, d.message, suffix), Some(pos))
         }
-        Err(e) => Err(YamlError {
-            name: "YAMLParseError",
-            message: e.to_string(),
-            pos: None,
-            pretty: format!("YAMLParseError: {e}"),
-        }),
+        None => (format!("{}: {}", d.name, d.message), None),
+    }
+}
+
+fn to_error(src: &Source<'_>, d: &Diag, warnings: Vec<String>) -> YamlError {
+    let (pretty, pos) = render(src, d);
+    YamlError { name: d.name, message: d.message.clone(), pos, pretty, warnings }
+}
+
+/// Parse `text` like `YAML.parse(text)` from npm yaml 2.9.0.
+///
+/// Never panics: an internal bug would be reported as an `Error` named
+/// `Error` (a safety net; the differential tests found no such case).
+#[allow(clippy::result_large_err)] // the error type is part of the required API
+pub fn parse(text: &str) -> Result<Parsed, YamlError> {
+    match std::panic::catch_unwind(|| parse_inner(text)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let message = format!("internal error in the YAML layer: {msg}");
+            Err(YamlError {
+                name: "Error",
+                pretty: format!("Error: {message}"),
+                message,
+                pos: None,
+                warnings: Vec::new(),
+            })
+        }
+    }
+}
+
+#[allow(clippy::result_large_err)]
+fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
+    let src = Source::new(text);
+    let pre = errmap::prescan(&src);
+    // Directives without a `---` line: npm yaml reports that after composing the
+    // document, so the directive lines are hidden from saphyr (char count kept).
+    let blanked: Option<String> = if pre.blank_directives {
+        let mut t = String::with_capacity(pre.doc1_end);
+        let mut last = 0;
+        for &(a, e) in &pre.directive_lines {
+            t.push_str(&text[last..a]);
+            let line = &text[a..e];
+            for c in line.chars() {
+                t.push(if c == '\n' { '\n' } else { ' ' });
+            }
+            last = e;
+        }
+        t.push_str(&text[last..pre.doc1_end.max(last)]);
+        Some(t)
+    } else {
+        None
+    };
+    let input: &str = blanked.as_deref().unwrap_or(&text[..pre.doc1_end]);
+    // npm yaml treats a `\r` not followed by `\n` as content; saphyr treats it
+    // as a line break. Such CRs are replaced by an unused private-use char
+    // (keeping char indices) and restored in scalar values.
+    let lone_cr = input.as_bytes().windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n') || input.ends_with('\r');
+    let mut cr_placeholder = None;
+    let replaced: Option<String> = if lone_cr {
+        let ph = ('\u{E000}'..='\u{F8FF}').find(|c| !input.contains(*c)).unwrap_or('\u{F8FF}');
+        cr_placeholder = Some(ph);
+        let mut t = String::with_capacity(input.len() + 16);
+        let mut it = input.chars().peekable();
+        while let Some(c) = it.next() {
+            if c == '\r' && it.peek() != Some(&'\n') {
+                t.push(ph);
+            } else {
+                t.push(c);
+            }
+        }
+        Some(t)
+    } else {
+        None
+    };
+    let input: &str = replaced.as_deref().unwrap_or(input);
+    let mut parser = saphyr_parser::Parser::new_from_str(input);
+    let mut composer = Composer::new(&src, pre.tag_prefixes.clone(), pre.doc1_end);
+    composer.cr_placeholder = cr_placeholder;
+    let (outcome, diags, scan_err, second_doc) = composer.run(&mut parser);
+    let mut errors = diags.errors;
+    let mut warn_diags = pre.warnings.clone();
+    warn_diags.extend(diags.warnings);
+    if let Some(e) = pre.error.clone() {
+        errors.insert(0, e);
+    }
+    let _ = scan_err;
+    if let Some(e) = pre.late_error.clone() {
+        errors.push(e);
+    }
+    let second = second_doc.map(|(b, _)| b).or(pre.extra_doc);
+    if let Some(b) = second {
+        errors.push(errmap::multi_doc_error(&src, b));
+    }
+    let mut warnings: Vec<String> = warn_diags.iter().map(|w| render(&src, w).0).collect();
+    if let Some(e) = errors.first() {
+        return Err(to_error(&src, e, warnings));
+    }
+    let ComposeOutcome::Done(doc) = outcome else {
+        let d = Diag::bare("YAMLParseError", "Unexpected end of input".into());
+        return Err(to_error(&src, &d, warnings));
+    };
+    let mut tj = tojs::ToJs::new(&doc, text);
+    let res = tj.run();
+    warnings.extend(tj.warnings.iter().map(|w| render(&src, w).0));
+    match res {
+        Err(d) => Err(to_error(&src, &d, warnings)),
+        Ok(value) => {
+            let top_keys = tj
+                .top_keys
+                .iter()
+                .map(|tk| {
+                    let k = &doc.nodes[tk.key_node];
+                    let v = &doc.nodes[tk.value_node];
+                    // an empty value is reported right after the `:` indicator
+                    let (vs, ve) = if v.start == v.end && text.as_bytes().get(v.start) == Some(&b':') {
+                        (v.start + 1, v.start + 1)
+                    } else {
+                        (v.start, v.end)
+                    };
+                    KeySpan {
+                        key: tk.key.clone(),
+                        key_start: src.pos_of_byte(k.start),
+                        value_start: src.pos_of_byte(vs),
+                        value_end: src.pos_of_byte(ve),
+                    }
+                })
+                .collect();
+            Ok(Parsed { value, top_keys, warnings })
+        }
     }
 }

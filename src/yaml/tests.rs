@@ -1,0 +1,228 @@
+//! Unit tests. Expected values come from npm yaml 2.9.0 (the oracle); most
+//! of them are generated into `tests_oracle.rs` by `oracle/mktests.py`.
+
+use super::*;
+use serde_json::{Value as J, json};
+
+/// The canonical encoding used by `oracle/oracle.js`.
+pub(crate) fn enc(v: &Value) -> J {
+    match v {
+        Value::Null => J::Null,
+        Value::Bool(b) => J::Bool(*b),
+        Value::Number(x) => {
+            let s = if *x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { js_number_to_string(*x) };
+            json!({ "num": s })
+        }
+        Value::String(s) => J::String(s.clone()),
+        Value::Array(a) => J::Array(a.iter().map(enc).collect()),
+        Value::Object(o) => {
+            json!({ "obj": o.iter().map(|(k, v)| json!([k, enc(v)])).collect::<Vec<_>>() })
+        }
+        Value::Date(t) => json!({ "date": js_number_to_string(*t) }),
+        Value::Buffer(b) => json!({ "buf": b }),
+        Value::Map(m) => {
+            json!({ "map": m.iter().map(|(k, v)| json!([enc(k), enc(v)])).collect::<Vec<_>>() })
+        }
+        Value::Set(s) => json!({ "set": s.iter().map(enc).collect::<Vec<_>>() }),
+        Value::Circular => json!({ "circular": true }),
+    }
+}
+
+pub(crate) fn check_ok(text: &str, expected: &str, warnings: &[&str]) {
+    let p = match parse(text) {
+        Ok(p) => p,
+        Err(e) => panic!("expected success for {text:?}, got {}", e.pretty),
+    };
+    let exp: J = serde_json::from_str(expected).unwrap();
+    assert_eq!(enc(&p.value), exp, "value for {text:?}");
+    assert_eq!(p.warnings, warnings, "warnings for {text:?}");
+}
+
+pub(crate) fn check_err(text: &str, name: &str, message: &str, pos: Option<(usize, usize)>, pretty: &str) {
+    let e = match parse(text) {
+        Ok(p) => panic!("expected error for {text:?}, got {:?}", p.value),
+        Err(e) => e,
+    };
+    assert_eq!(e.name, name, "error name for {text:?}");
+    assert_eq!(e.message, message, "message for {text:?}");
+    assert_eq!(e.pos.map(|p| (p.line, p.col_utf16)), pos, "position for {text:?}");
+    assert_eq!(e.pretty, pretty, "pretty for {text:?}");
+}
+
+pub(crate) fn check_err_relaxed(text: &str, name: &str, message: &str) {
+    let e = match parse(text) {
+        Ok(p) => panic!("expected error for {text:?}, got {:?}", p.value),
+        Err(e) => e,
+    };
+    assert_eq!(e.name, name, "error name for {text:?}");
+    assert_eq!(e.message, message, "message for {text:?}");
+}
+
+fn obj(text: &str) -> Object {
+    match parse(text).unwrap().value {
+        Value::Object(o) => o,
+        v => panic!("not an object: {v:?}"),
+    }
+}
+
+#[test]
+fn js_number_strings() {
+    let cases: &[(f64, &str)] = &[
+        (0.0, "0"),
+        (-0.0, "0"),
+        (1e21, "1e+21"),
+        (1e-7, "1e-7"),
+        (123e-20, "1.23e-18"),
+        (0.000001, "0.000001"),
+        (9007199254740993.0, "9007199254740992"),
+        (f64::NAN, "NaN"),
+        (f64::NEG_INFINITY, "-Infinity"),
+        (158896330570759.12, "158896330570759.12"),
+        (-1.5, "-1.5"),
+    ];
+    for (x, s) in cases {
+        assert_eq!(js_number_to_string(*x), *s);
+    }
+}
+
+#[test]
+fn to_json_rules() {
+    let p = parse(
+        "a: 1.0\nb: -0\nc: .nan\nd: .inf\ne: 1e21\nf: 9007199254740993\ng: !!timestamp 2001-12-14\nh: !!timestamp 2001-12-14 10:00:00 +01:30\ni: !!binary aGk=\nj: !!set {x}\nk: !!omap [x: 1]\nl: [1.5, null, true]\n",
+    )
+    .unwrap();
+    let j = p.value.to_json();
+    assert_eq!(j["a"], json!(1));
+    assert_eq!(j["b"], json!(0));
+    assert_eq!(j["c"], J::Null);
+    assert_eq!(j["d"], J::Null);
+    assert_eq!(j["e"], json!(1e21));
+    assert_eq!(j["f"], json!(9007199254740992.0));
+    assert_eq!(j["g"], json!("2001-12-14T00:00:00.000Z"));
+    assert_eq!(j["h"], json!("2001-12-14T08:30:00.000Z"));
+    assert_eq!(j["i"], json!({"type": "Buffer", "data": [104, 105]}));
+    assert_eq!(j["j"], json!({}));
+    assert_eq!(j["k"], json!({}));
+    assert_eq!(j["l"], json!([1.5, null, true]));
+    // key order preserved in JSON
+    let keys: Vec<&String> = j.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]);
+}
+
+#[test]
+fn object_api_and_order() {
+    let o = obj("b: 1\na: 2\n2: x\n1: y\n__proto__: p\n");
+    let keys: Vec<&str> = o.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["1", "2", "b", "a", "__proto__"]);
+    assert_eq!(o.len(), 5);
+    assert!(o.contains_key("__proto__"));
+    assert_eq!(o.get("a"), Some(&Value::Number(2.0)));
+    assert_eq!(o.get("zz"), None);
+    let mut o2 = Object::new();
+    o2.insert("x".into(), Value::Null);
+    o2.insert("5".into(), Value::Null);
+    o2.insert("x".into(), Value::Bool(true));
+    let keys: Vec<&str> = o2.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["5", "x"]);
+    assert_eq!(o2.get("x"), Some(&Value::Bool(true)));
+}
+
+#[test]
+fn large_object_lookup() {
+    let text: String = (0..500).rev().map(|i| format!("k{i}: {i}\n")).collect();
+    let o = obj(&text);
+    assert_eq!(o.len(), 500);
+    assert_eq!(o.get("k123"), Some(&Value::Number(123.0)));
+    assert_eq!(o.iter().next().map(|(k, _)| k), Some("k499"));
+}
+
+#[test]
+fn key_spans() {
+    let text = "name: pdf\ndescription: |\n  Line\n# c\n\"q é\": [a,\n  b]\nempty:\n";
+    let p = parse(text).unwrap();
+    type Row<'a> = (&'a str, (usize, usize), (usize, usize), (usize, usize));
+    let k: Vec<Row> = p
+        .top_keys
+        .iter()
+        .map(|s| {
+            (
+                s.key.as_str(),
+                (s.key_start.line, s.key_start.col),
+                (s.value_start.line, s.value_start.col),
+                (s.value_end.line, s.value_end.col),
+            )
+        })
+        .collect();
+    assert_eq!(k[0], ("name", (1, 1), (1, 7), (1, 10)));
+    assert_eq!(k[1].0, "description");
+    assert_eq!(k[1].1, (2, 1));
+    assert_eq!(k[1].2, (2, 14));
+    assert_eq!(k[2], ("q é", (5, 1), (5, 8), (6, 5)));
+    assert_eq!(k[3], ("empty", (7, 1), (7, 7), (7, 7)));
+    let b = p.top_keys[2].key_start.byte;
+    assert_eq!(&text[b..b + 1], "\"");
+}
+
+#[test]
+fn error_has_warnings_before_it() {
+    let e = parse("a: !foo x\na: 1\n").unwrap_err();
+    assert_eq!(e.name, "YAMLParseError");
+    assert_eq!(e.warnings.len(), 1);
+    assert!(e.warnings[0].starts_with("YAMLWarning: Unresolved tag: !foo at line 1, column 4:"));
+}
+
+#[test]
+fn circular_alias() {
+    // npm yaml returns a cyclic array; JSON.stringify would throw
+    let p = parse("&a [ *a ]\n").unwrap();
+    assert_eq!(p.value, Value::Array(vec![Value::Circular]));
+}
+
+#[test]
+fn hostile_inputs_are_fast_and_safe() {
+    // deep nesting: npm yaml overflows its stack around 1000 levels
+    let e = parse(&format!("a: {}{}\n", "[".repeat(20_000), "]".repeat(20_000))).unwrap_err();
+    assert_eq!(e.name, "YAMLParseError");
+    assert_eq!(e.message, "Maximum call stack size exceeded");
+    let e = parse(&format!("{}x\n", "- ".repeat(20_000))).unwrap_err();
+    assert_eq!(e.message, "Maximum call stack size exceeded");
+    let e = parse(&"{a: ".repeat(20_000)).unwrap_err();
+    assert_eq!(e.name, "YAMLParseError");
+    // many keys
+    let text: String = (0..20_000).map(|i| format!("k{i}: v\n")).collect();
+    assert_eq!(obj(&text).len(), 20_000);
+    // big scalar
+    let big = "x".repeat(1 << 20);
+    assert_eq!(obj(&format!("a: {big}\n")).get("a").and_then(Value::as_str).map(str::len), Some(1 << 20));
+    // unterminated everything
+    for t in ["[", "{", "\"", "'", "a: |", "a: >-\n", "&", "*", "!", "? ", ": ", "- ", "%"] {
+        let _ = parse(t);
+    }
+}
+
+#[test]
+fn deep_but_allowed_nesting() {
+    // 300 levels is fine for npm yaml and for us
+    let text = format!("a: {}1{}\n", "[".repeat(300), "]".repeat(300));
+    let mut v = &obj(&text).get("a").cloned().unwrap();
+    let mut depth = 0;
+    while let Value::Array(a) = v {
+        depth += 1;
+        v = &a[0];
+    }
+    assert_eq!(depth, 300);
+}
+
+#[test]
+fn typical_frontmatter() {
+    let text = "name: pdf-tools\ndescription: Extract text from PDFs. Use when: the user asks.\n";
+    let e = parse(text).unwrap_err();
+    assert_eq!(e.message, "Nested mappings are not allowed in compact mappings");
+    let text = "name: pdf-tools\ndescription: \"Extract text: fast\"\nmetadata:\n  version: 1.0\n  tags: [pdf, text]\n";
+    let p = parse(text).unwrap();
+    assert_eq!(
+        p.value.to_json(),
+        json!({"name": "pdf-tools", "description": "Extract text: fast", "metadata": {"version": 1, "tags": ["pdf", "text"]}})
+    );
+    assert!(p.warnings.is_empty());
+}
