@@ -1,0 +1,60 @@
+//! Dev tool for the differential check: reads a JSON array of YAML texts from the
+//! file given as first argument and prints one JSON line per input, in the same
+//! canonical encoding as `oracle/oracle.js`.
+use serde_json::{Value as J, json};
+use dsh_skills::yaml::{self, Value};
+
+fn num(x: f64) -> J {
+    let s = if x == 0.0 && x.is_sign_negative() {
+        "-0".to_string()
+    } else {
+        yaml::js_number_to_string(x)
+    };
+    json!({ "num": s })
+}
+
+fn enc(v: &Value) -> J {
+    match v {
+        Value::Null => J::Null,
+        Value::Bool(b) => J::Bool(*b),
+        Value::Number(x) => num(*x),
+        Value::String(s) => J::String(s.clone()),
+        Value::Array(a) => J::Array(a.iter().map(enc).collect()),
+        Value::Object(o) => {
+            json!({ "obj": o.iter().map(|(k, v)| json!([k, enc(v)])).collect::<Vec<_>>() })
+        }
+        Value::Date(t) => json!({ "date": yaml::js_number_to_string(*t) }),
+        Value::Buffer(b) => json!({ "buf": b }),
+        Value::Map(m) => {
+            json!({ "map": m.iter().map(|(k, v)| json!([enc(k), enc(v)])).collect::<Vec<_>>() })
+        }
+        Value::Set(s) => json!({ "set": s.iter().map(enc).collect::<Vec<_>>() }),
+        Value::Circular => json!({ "circular": true }),
+    }
+}
+
+fn main() {
+    let path = std::env::args().nth(1).expect("input file");
+    let inputs: Vec<String> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut out = String::new();
+    for s in &inputs {
+        let line = match yaml::parse(s) {
+            Ok(p) => {
+                json!({ "ok": enc(&p.value), "json": p.value.to_json(), "warnings": p.warnings })
+            }
+            Err(e) => json!({
+                "err": {
+                    "name": e.name,
+                    "message": e.message,
+                    "pretty": e.pretty,
+                    "pos": e.pos.map(|p| json!({"line": p.line, "col": p.col_utf16})),
+                },
+                "warnings": e.warnings,
+            }),
+        };
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    print!("{out}");
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Generate src/yaml/tests_oracle.rs: unit tests whose expected values come from
+the oracle (npm yaml 2.9.0). Run from the repo root: python3 oracle/mktests.py"""
+import json, subprocess, os
+
+CASES = [
+    # (name, yaml)
+    ("tab_after_colon", "name:\tvalue\n"),
+    ("tab_after_colon_seq_indicator", "key:\t- a\n"),
+    ("tab_after_colon_flow", "key:\t[a]\n"),
+    ("tab_after_colon_quoted", "key:\t\"x\"\n"),
+    ("tab_after_colon_comment", "key:\t# c\n"),
+    ("tab_after_dash", "- \tx\n"),
+    ("tab_after_dash2", "-\tx\n"),
+    ("tab_after_colon_nested_map", "key:\ta: b\n"),
+    ("tab_after_colon_number", "key:\t-1\n"),
+    ("tab_indent_top", "\tkey: v\n"),
+    ("tab_indent_nested", "a:\n\tb: c\n"),
+    ("tab_indent_after_spaces", "a:\n \tb: c\n"),
+    ("tab_inside_plain", "a: b\tc\n"),
+    ("tab_before_colon", "a\t: b\n"),
+    ("multi_doc_dashes_space", "name: a\n--- \nb: 2\n"),
+    ("multi_doc_dots", "a: 1\n...\nb: 2\n"),
+    ("multi_doc_leading_dots", "...\na: 1\n"),
+    ("doc_end_then_comment", "a: 1\n...\n# c\n"),
+    ("doc_end_trailing_content", "a: 1\n... x\n"),
+    ("directive_without_doc_start", "%YAML 1.2\na: 1\n"),
+    ("nulls", "a: ~\nb: null\nc: Null\nd: NULL\ne:\nf: nUll\n"),
+    ("bools", "a: true\nb: True\nc: TRUE\nd: false\ne: False\nf: FALSE\ng: yes\nh: on\ni: y\nj: tRue\n"),
+    ("ints", "a: 017\nb: +1\nc: 0o17\nd: 0x1F\ne: -0x1F\nf: 1_000\ng: 0b11\nh: -0\ni: 0o8\nj: 0x\n"),
+    ("big_ints", "a: 9007199254740993\nb: 123456789012345678901234567890\nc: 0xFFFFFFFFFFFFFFFFFF\n"),
+    ("floats", "a: 1.\nb: .5\nc: 1e3\nd: -1.5E-3\ne: .inf\nf: -.Inf\ng: +.INF\nh: .nan\ni: .NaN\nj: 1e400\nk: 12e\nl: .\n"),
+    ("timestamp_untagged_is_string", "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\n"),
+    ("timestamps", "a: !!timestamp 2001-12-14\nb: !!timestamp 2001-12-14t21:59:43.10-05:00\nc: !!timestamp 2001-12-14 21:59:43.10\nd: !!timestamp 0099-01-01\ne: !!timestamp 2001-13-45\n"),
+    ("timestamp_invalid", "a: !!timestamp abc\n"),
+    ("tag_str", "a: !!str 123\nb: !!str\nc: !!str true\n"),
+    ("tag_int_bad", "a: !!int abc\n"),
+    ("tag_float_int_like", "a: !!float 1\nb: !!int 1.0\n"),
+    ("tag_bool_yes", "a: !!bool yes\n"),
+    ("tag_null", "a: !!null ~\nb: !!null x\n"),
+    ("tag_binary", "a: !!binary aGVsbG8=\nb: !!binary |\n  aGVs\n  bG8=\n"),
+    ("tag_set", "a: !!set {x, y}\n"),
+    ("tag_set_bad", "a: !!set {x: 1}\n"),
+    ("tag_omap", "a: !!omap [x: 1, y: 2]\n"),
+    ("tag_omap_dup", "a: !!omap [x: 1, x: 2]\n"),
+    ("tag_pairs", "a: !!pairs [x: 1, x: 2]\n"),
+    ("tag_unknown_local", "a: !foo bar\n"),
+    ("tag_map_on_seq", "a: !!map [x]\n"),
+    ("tag_verbatim", "a: !<tag:yaml.org,2002:str> 1\n"),
+    ("tag_nonspecific", "a: ! 12\n"),
+    ("tag_undeclared_handle", "a: !e!x 1\n"),
+    ("dup_keys", "name: a\nname: b\n"),
+    ("dup_keys_numeric", "1: a\n0x1: b\n"),
+    ("dup_keys_quoted", "name: a\n\"name\": b\n"),
+    ("dup_keys_int_vs_string", "1: a\n\"1\": b\n"),
+    ("dup_keys_null", "~: a\nnull: b\n"),
+    ("merge_key_is_plain", "a: &x {b: 1}\n<<: *x\n"),
+    ("merge_tagged", "a: &x {b: 1, c: 2}\nd:\n  !!merge <<: *x\n  c: 3\n"),
+    ("aliases", "a: &x [1, 2]\nb: *x\nc: &s str\nd: *s\n"),
+    ("alias_before_anchor", "a: *x\nb: &x 1\n"),
+    ("alias_count_ok", "a: &a x\n" + "".join(f"b{i}: *a\n" for i in range(99))),
+    ("alias_count_exceeded", "a: &a x\n" + "".join(f"b{i}: *a\n" for i in range(100))),
+    ("billion_laughs", "a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"),
+    ("alias_empty", "a: *\n"),
+    ("anchor_empty", "a: &\n"),
+    ("key_null_bool_number", "~: a\ntrue: b\n1.5: c\n1e21: d\n-0: e\n0.1: f\n.nan: g\n.inf: h\n"),
+    ("key_collection", "? [a, b]\n: c\n{x: 1}: d\n"),
+    ("key_proto", "__proto__: 1\nconstructor: 2\n"),
+    ("key_order", "b: 1\na: 2\n2: x\n1: y\n10: z\n-1: w\n01: v\n4294967295: u\n4294967294: t\n"),
+    ("key_reassign_keeps_position", "a: 1\nb: 2\n\"a\": 3\n"),
+    ("top_empty", ""),
+    ("top_comment_only", "# just a comment\n"),
+    ("top_scalar", "hello\n"),
+    ("top_seq", "- a\n- b\n"),
+    ("top_date", "!!timestamp 2020-02-02\n"),
+    ("nested_compact", "description: use: this\n"),
+    ("nested_compact_continuation", "a: b\n  c: d\n"),
+    ("implicit_key_multiline", "a\nb: c\n"),
+    ("implicit_key_no_value", "a: b\nc\n"),
+    ("flow_unclosed_seq", "description: [unclosed\n"),
+    ("flow_unclosed_seq_eof", "description: [unclosed"),
+    ("flow_unclosed_map", "description: {unclosed\n"),
+    ("flow_unclosed_root", "[a, b\n"),
+    ("flow_insufficient_indent", "a: [b,\nc]\n"),
+    ("flow_plain_colon_brace", "a: {b:{c: d}, e:[f]}\n"),
+    ("quote_unterminated", "a: \"unterminated\n"),
+    ("quote_bad_continuation", "a: 'b\nc'\n"),
+    ("escape_invalid", "a: \"\\q\"\n"),
+    ("escapes", "a: \"\\t\\n\\x41\\u263A\\U0001F600\\\\\\\"\\/\\N\\_\\e\\0\"\n"),
+    ("block_literal", "a: |\n  line1\n  line2\n"),
+    ("block_folded", "a: >\n  folded\n  text\n\n  para\n"),
+    ("block_chomp", "a: |-\n  x\nb: |+\n  x\n\nc: >2\n    y\n"),
+    ("block_whitespace_lines", "m: >-\n  a\n   \n   \nv: 5\n"),
+    ("block_tab_trailing", "k: |\n  x\n\ty\n"),
+    ("block_in_seq", "k:\n- >-\n  text\n  end\n- |\n  x\n"),
+    ("block_header_extra", "a: |x\n  y\n"),
+    ("comment_no_space", "a: b #c\nd: e#f\n"),
+    ("comment_must_be_separated", "a: \"b\"#c\n"),
+    ("seq_on_same_line_as_key", "a: - b\n"),
+    ("crlf", "a: b\r\nc:\r\n  - d\r\n"),
+    ("unicode_utf16_column", "a: 𝄞\nb: c: d\n"),
+    ("long_line_error", "description: " + "word " * 30 + "x: y\n"),
+    ("pretty_previous_line", "a: 1\na: 2\n"),
+    ("key_too_long", "k" * 1025 + ": v\n"),
+    ("plain_reserved_char", "a: @b\n"),
+    ("plain_directive_char", "a: %b\n"),
+    ("flow_block_indicator", "a: [|]\n"),
+    ("empty_values", "a:\nb: \"\"\nc: ''\nd: !!str\n"),
+    ("explicit_key", "? a\n: b\n? c\n"),
+    ("nested", "metadata:\n  tags: [a, b]\n  nested:\n    deep: true\n  list:\n    - x: 1\n      y: 2\n    - z\n"),
+    ("deep_flow", "a: " + "[" * 1000 + "]" * 1000 + "\n"),
+]
+
+RELAXED = {'deep_flow'}
+
+def rs(s):
+    """Rust string literal for s."""
+    out = ['"']
+    for ch in s:
+        if ch == '\\': out.append('\\\\')
+        elif ch == '"': out.append('\\"')
+        elif ch == '\n': out.append('\\n')
+        elif ch == '\t': out.append('\\t')
+        elif ch == '\r': out.append('\\r')
+        elif ord(ch) < 0x20 or ch in '\u2028\u2029\ufeff' or 0xd800 <= ord(ch) <= 0xdfff:
+            out.append('\\u{%x}' % ord(ch))
+        else: out.append(ch)
+    out.append('"')
+    return ''.join(out)
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    inputs = [c[1] for c in CASES]
+    path = '/tmp/mktests.json'
+    json.dump(inputs, open(path, 'w'))
+    out = subprocess.run(['node', os.path.join(root, 'oracle/oracle.js'), path], capture_output=True, text=True, check=True).stdout
+    results = [json.loads(l) for l in out.split('\n') if l]
+    lines = ['// @generated by oracle/mktests.py from npm yaml 2.9.0 results; do not edit by hand.',
+             '// Each test parses an input and compares with what `YAML.parse` produced.',
+             '',
+             'use super::tests::{check_err, check_err_relaxed, check_ok};',
+             '']
+    for (name, text), res in zip(CASES, results):
+        lines.append('#[test]')
+        lines.append(f'fn oracle_{name}() {{')
+        lines.append(f'    let text = {rs(text)};')
+        if 'ok' in res:
+            lines.append(f'    let expected = r##"{json.dumps(res["ok"])}"##;')
+            lines.append(f'    let warnings: &[&str] = &[{", ".join(rs(w) for w in res["warnings"])}];')
+            lines.append('    check_ok(text, expected, warnings);')
+        else:
+            e = res['err']
+            pos = e['pos']
+            p = f'Some(({pos["line"]}, {pos["col"]}))' if pos else 'None'
+            if name in RELAXED:
+                lines.append('    // the position npm yaml reports here depends on where its stack overflowed')
+                lines.append(f'    check_err_relaxed(text, {rs(e["name"])}, {rs(e["message"])});')
+            else:
+                lines.append(f'    check_err(text, {rs(e["name"])}, {rs(e["message"])}, {p}, {rs(e["pretty"])});')
+        lines.append('}')
+        lines.append('')
+    src = '\n'.join(lines)
+    open(os.path.join(root, 'src/yaml/tests_oracle.rs'), 'w').write(src)
+    print(f'{len(CASES)} tests')
+
+main()
