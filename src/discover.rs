@@ -15,6 +15,7 @@ use crate::collate::EntryCollator;
 use crate::nodefs::{self, Kind, NodeError, ReadError};
 use crate::platform;
 use crate::skillfile::{self, ParsedSkill, Rejection};
+use crate::textread::{self, Decoded, Decoding, TextError};
 use std::ffi::OsString;
 
 /// Rank constants (`skill-filesystem/src/index.ts:36-40`, `skill/src/index.ts:24-27`).
@@ -235,6 +236,9 @@ pub enum ProviderError {
         code: &'static str,
         message: String,
     },
+    /// Another JavaScript error, already rendered as `String(error)` (e.g. Node's
+    /// `RangeError [ERR_FS_FILE_TOO_LARGE]: …`).
+    Js(String),
 }
 
 impl std::fmt::Display for ProviderError {
@@ -242,6 +246,7 @@ impl std::fmt::Display for ProviderError {
         match self {
             ProviderError::Node(e) => write!(f, "{e}"),
             ProviderError::Fs { message, .. } => write!(f, "FsError: {message}"),
+            ProviderError::Js(text) => f.write_str(text),
         }
     }
 }
@@ -252,6 +257,7 @@ impl ProviderError {
         match self {
             ProviderError::Node(e) => e.is_absent(),
             ProviderError::Fs { code, .. } => matches!(*code, "FS_NOT_FOUND" | "FS_NOT_DIRECTORY"),
+            ProviderError::Js(_) => false,
         }
     }
 }
@@ -462,10 +468,8 @@ pub enum SilentReason {
     NotAFile(&'static str),
 }
 
-const BINARY_SAMPLE_BYTES: usize = 8192;
-
 /// `readSkillTextFromFileSystem`: resolve, stat, then `readWholeText`.
-fn read_production(path: &str) -> Result<ReadOutcome, ProviderError> {
+fn read_production(path: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
     let target = match resolve_target(path) {
         Ok(t) => t,
         Err(Stage::Node(e)) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
@@ -483,65 +487,71 @@ fn read_production(path: &str) -> Result<ReadOutcome, ProviderError> {
         Kind::Directory => return Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
         Kind::Other => return Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
     }
-    read_text_at(path, &target)
+    read_text_at(path, &target, whole)
 }
 
 /// `readWholeText` of the file whose real path is `target` (`path` is its display path).
-fn read_text_at(path: &str, target: &str) -> Result<ReadOutcome, ProviderError> {
-    let bytes = match nodefs::read_file(target, target) {
-        Ok(b) => b,
-        Err(ReadError::Node(e)) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
-        Err(ReadError::Node(e)) => return Err(ProviderError::Node(e)),
-        // Swapped for a special file between stat and open: never read it.
-        Err(ReadError::WouldBlock(what)) => return Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))),
-    };
+/// With `whole` false only the frontmatter part of the text is kept (the rest is still read
+/// and validated, as the harness rejects invalid UTF-8 anywhere).
+fn read_text_at(path: &str, target: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
     let not_text = |what: &str| ReadOutcome::NotText {
         warning: format!(
             "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": {what}"
         ),
         binary: what == "binary file",
     };
-    if bytes[..bytes.len().min(BINARY_SAMPLE_BYTES)].contains(&0) {
-        return Ok(not_text("binary file"));
-    }
-    // TextDecoder('utf-8', {fatal: true}) with the default ignoreBOM: false strips one BOM.
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    match std::str::from_utf8(body) {
-        Ok(text) => Ok(ReadOutcome::Text(text.to_string())),
-        Err(_) => Ok(not_text("invalid UTF-8 text")),
+    match textread::read_text(target, target, Decoding::Strict, whole) {
+        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
+        Ok(Decoded::Binary) => Ok(not_text("binary file")),
+        Ok(Decoded::InvalidUtf8) => Ok(not_text("invalid UTF-8 text")),
+        Err(TextError::Read(ReadError::Node(e))) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(TextError::Read(ReadError::Node(e))) => Err(ProviderError::Node(e)),
+        // Swapped for a special file between stat and open: never read it.
+        Err(TextError::Read(ReadError::WouldBlock(what))) => Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))),
+        Err(TextError::Read(ReadError::TooLarge(size))) => Err(too_large(size)),
+        Err(TextError::Js(text)) => Err(ProviderError::Js(text)),
     }
 }
 
 /// `readFile(path, 'utf8')` for the bundled root: BOM kept, invalid bytes replaced, NULs kept.
-fn read_node(path: &str) -> Result<ReadOutcome, ProviderError> {
-    match nodefs::read_file(path, path) {
-        Ok(bytes) => Ok(ReadOutcome::Text(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(ReadError::Node(e)) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
-        Err(ReadError::Node(e)) => Err(ProviderError::Node(e)),
-        Err(ReadError::WouldBlock(what)) => Ok(ReadOutcome::Unreadable { what }),
+fn read_node(path: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    match textread::read_text(path, path, Decoding::Lossy, whole) {
+        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
+        Ok(Decoded::Binary | Decoded::InvalidUtf8) => unreachable!("lossy decoding refuses nothing"),
+        Err(TextError::Read(ReadError::Node(e))) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(TextError::Read(ReadError::Node(e))) => Err(ProviderError::Node(e)),
+        Err(TextError::Read(ReadError::WouldBlock(what))) => Ok(ReadOutcome::Unreadable { what }),
+        Err(TextError::Read(ReadError::TooLarge(size))) => Err(too_large(size)),
+        Err(TextError::Js(text)) => Err(ProviderError::Js(text)),
     }
+}
+
+/// Node's `readFile` refusal of a file over 2 GiB, which fails the whole provider.
+fn too_large(size: u64) -> ProviderError {
+    ProviderError::Js(format!("RangeError [ERR_FS_FILE_TOO_LARGE]: File size ({size}) is greater than 2 GiB"))
 }
 
 /// Read a skill file as the harness reads it for a root: the plain-Node way for the bundled
 /// root (`node_mode`), through the filesystem service otherwise.
-pub fn read_skill_file(path: &str, node_mode: bool) -> Result<ReadOutcome, ProviderError> {
-    if node_mode { read_node(path) } else { read_production(path) }
+/// `whole` false keeps only the frontmatter part of the text.
+pub fn read_skill_file(path: &str, node_mode: bool, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    if node_mode { read_node(path, whole) } else { read_production(path, whole) }
 }
 
 /// [`read_production`] when the file's real path is already known from the listing
 /// (`key`). When `key` is not a symlink its real path is itself and `lstat` is the `stat` the
 /// service would make; anything else takes the full route, so every error reads the same.
-fn read_production_at(path: &str, key: &str) -> Result<ReadOutcome, ProviderError> {
+fn read_production_at(path: &str, key: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
     match std::fs::symlink_metadata(key) {
         Ok(meta) if !meta.file_type().is_symlink() => match Kind::of(&meta) {
-            Kind::File => read_text_at(path, key),
+            Kind::File => read_text_at(path, key, whole),
             Kind::Directory => Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
             Kind::Other => Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
         },
         Err(e) if matches!(nodefs::errno_name(&e), "ENOENT" | "ENOTDIR") => {
             Ok(ReadOutcome::Silent(SilentReason::Missing))
         }
-        _ => read_production(path),
+        _ => read_production(path, whole),
     }
 }
 
@@ -737,7 +747,7 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     parts.sort_by_key(|(start, _)| *start);
     parts.into_iter().flat_map(|(_, v)| v).collect()
@@ -772,8 +782,8 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
         _ => return EntryWork::Ignored,
     };
     let read = match (&key, root.trusted_host) {
-        (Some(key), false) => read_production_at(&path, key),
-        _ => read_skill_file(&path, root.trusted_host),
+        (Some(key), false) => read_production_at(&path, key, options.keep_content),
+        _ => read_skill_file(&path, root.trusted_host, options.keep_content),
     };
     let parsed = match &read {
         Ok(ReadOutcome::Text(text)) => Some(skillfile::parse_skill_text_with(text, options.keep_content)),

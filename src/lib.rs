@@ -29,4 +29,5 @@ pub mod report;
 pub mod skillfile;
 pub mod snapshot;
 pub mod term;
+pub mod textread;
 pub mod yaml;

@@ -10,6 +10,15 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A bug must still end with the contract's status 2 and a message, never 101 or an abort.
+    std::panic::set_hook(Box::new(|info| {
+        let _ = writeln!(
+            io::stderr(),
+            "error: internal failure in dsh-skills {}: {info}\nPlease report it with the command that caused it.",
+            env!("CARGO_PKG_VERSION")
+        );
+        std::process::exit(i32::from(EXIT_USAGE));
+    }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

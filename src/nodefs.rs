@@ -224,6 +224,9 @@ pub enum ReadError {
     /// Node's `readFile` would block or never finish here (a FIFO, a device): the harness
     /// hangs; dsh-skills refuses to open it. Carries the node kind found.
     WouldBlock(&'static str),
+    /// Over Node's 2 GiB `readFile` limit: the harness throws
+    /// `RangeError [ERR_FS_FILE_TOO_LARGE]`. Carries the size.
+    TooLarge(u64),
 }
 
 /// Bytes of a whole file, read the way `fs.readFile` reads it, but without ever blocking: the
@@ -239,6 +242,9 @@ pub fn read_file(io_path: &str, path_for_errors: &str) -> Result<Vec<u8>, ReadEr
     }
     if !ft.is_file() {
         return Err(ReadError::WouldBlock(special_kind(&ft)));
+    }
+    if meta.len() > crate::textread::NODE_MAX_FILE {
+        return Err(ReadError::TooLarge(meta.len()));
     }
     let mut buf = Vec::with_capacity(meta.len() as usize + 1);
     let mut file = file;
@@ -268,7 +274,8 @@ pub fn special_kind(ft: &std::fs::FileType) -> &'static str {
     "special file"
 }
 
-fn open_nonblocking(path: &str) -> io::Result<File> {
+/// Open for reading without ever blocking on a FIFO or device.
+pub fn open_nonblocking(path: &str) -> io::Result<File> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]

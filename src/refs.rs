@@ -103,7 +103,7 @@ pub fn check(base: &str, target: &str) -> RefStatus {
         return RefStatus::Outside;
     }
     let Ok(meta) = std::fs::metadata(&joined) else { return RefStatus::Missing };
-    if let (Ok(real), Ok(real_base)) = (std::fs::canonicalize(&joined), std::fs::canonicalize(base))
+    if let (Ok(real), Ok(real_base)) = (dunce::canonicalize(&joined), dunce::canonicalize(base))
         && !real.starts_with(&real_base)
     {
         return RefStatus::EscapesViaSymlink(real.to_string_lossy().into_owned());

@@ -295,3 +295,34 @@ fn unreadable_directory_as_another_user() {
     }
     fs::set_permissions(c.skills().join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+#[test]
+fn files_over_two_gib_fail_the_provider_as_node_does() {
+    let c = Case::new();
+    let path = c.skills().join("huge.md");
+    let mut f = fs::File::create(&path).unwrap();
+    f.write_all(b"---\nname: huge\ndescription: d\n---\n").unwrap();
+    f.set_len(3 << 30).unwrap(); // sparse: no disk is used
+    drop(f);
+    c.run_all("sparse 3 GiB");
+    let root = c.root.to_string_lossy().into_owned();
+    let out = Command::new(bin())
+        .args([
+            "list",
+            "--format",
+            "json",
+            "--no-config",
+            "--cwd",
+            &format!("{root}/proj"),
+            "--dsh-home",
+            &format!("{root}/h"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["providerError"], "RangeError [ERR_FS_FILE_TOO_LARGE]: File size (3221225472) is greater than 2 GiB",
+        "{v}"
+    );
+}

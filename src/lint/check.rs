@@ -158,6 +158,19 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             result.findings.push(not_regular(subject, what));
             return result;
         }
+        Err(ReadError::TooLarge(size)) => {
+            result.findings.push(Finding::new(
+                "discovery-failed",
+                path,
+                format!("the file is {size} bytes, over Node's 2 GiB readFile limit"),
+                format!(
+                    "the harness's filesystem provider fails as a whole (it logs `skill provider \"filesystem\" \
+                     skipped: RangeError [ERR_FS_FILE_TOO_LARGE]: File size ({size}) is greater than 2 GiB`): no \
+                     skill from any root is loaded and the model gets no catalog"
+                ),
+            ));
+            return result;
+        }
     };
     let source = SourceText::from_bytes(&bytes);
     let mut findings = Vec::new();
