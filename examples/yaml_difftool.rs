@@ -1,15 +1,11 @@
 //! Dev tool for the differential check: reads a JSON array of YAML texts from the
 //! file given as first argument and prints one JSON line per input, in the same
 //! canonical encoding as `oracle/oracle.js`.
-use serde_json::{Value as J, json};
 use dsh_skills::yaml::{self, Value};
+use serde_json::{Value as J, json};
 
 fn num(x: f64) -> J {
-    let s = if x == 0.0 && x.is_sign_negative() {
-        "-0".to_string()
-    } else {
-        yaml::js_number_to_string(x)
-    };
+    let s = if x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { yaml::js_number_to_string(x) };
     json!({ "num": s })
 }
 
@@ -35,8 +31,7 @@ fn enc(v: &Value) -> J {
 
 fn main() {
     let path = std::env::args().nth(1).expect("input file");
-    let inputs: Vec<String> =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let inputs: Vec<String> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut out = String::new();
     for s in &inputs {
         let line = match yaml::parse(s) {
