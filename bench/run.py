@@ -7,7 +7,8 @@
 
 It builds the release binary, generates deterministic skill trees (bundles and flat files in
 all six roots, ~10% duplicate names across roots, ~3% broken files, descriptions of 80-700
-characters with non-ASCII text, bodies of 1-4 KB) under target/bench/, and times
+characters with non-ASCII text, bodies of 1-4 KB; files and folders named after their skill)
+under target/bench/, and times
 `list --format json`, `catalog`, `lint` (when the binary has it) and `explain <name>` against
 the floor: `find` + `cat` of the same files. It reports medians, ratios to the floor, the time
 per skill at 10,000 against 1,000, and peak memory (GNU time's maximum resident set size).
@@ -26,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 OUT = os.path.join(REPO, "target", "bench")
 BIN = os.path.join(REPO, "target", "release", "dsh-skills")
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 
 WORDS = ("skill review deploy test build release docs pdf table chart image audio video data "
          "clean merge split parse render format check lint audit trace debug profile cache "
@@ -92,11 +93,16 @@ def generate(n, tree):
             text = text.replace("name: ", "name: Bad_", 1)
         elif roll < 0.03:
             text = text.replace("---\n", "", 1)
+        # Files and folders are named after their skill, as authors name them; a duplicate
+        # name that lands in the same root gets a suffix.
         flat = rng.random() < 0.4
+        stem = name
+        while os.path.exists(os.path.join(tree, root, stem)) or os.path.exists(os.path.join(tree, root, stem + ".md")):
+            stem = f"{name}-copy{i}"
         if flat:
-            path = os.path.join(tree, root, f"{name}-{i}.md")
+            path = os.path.join(tree, root, f"{stem}.md")
         else:
-            path = os.path.join(tree, root, f"{name}-{i}", "SKILL.md")
+            path = os.path.join(tree, root, stem, "SKILL.md")
             os.makedirs(os.path.dirname(path))
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)

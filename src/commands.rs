@@ -46,8 +46,9 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
     // Flags, environment and (unless --no-config) the harness's configuration files.
     let resolved = config::resolve(&cli.global, env, &var).map_err(|e| UsageError(e.0))?;
     let mut settings = if cli.global.no_config { settings_from_args(&cli.global, env) } else { resolved.settings };
-    // Only `show` and `lint` need bodies; the others drop each body once the file is validated.
-    settings.scan.keep_content = matches!(cli.command, Command::Show(_) | Command::Lint(_));
+    // Only `show` prints bodies (lint reads each file again itself); the others drop each body
+    // once the file is validated.
+    settings.scan.keep_content = matches!(cli.command, Command::Show(_));
     let report = &resolved.report;
     match &cli.command {
         Command::List(args) => list(&cli.global, args, &settings, report, env, io),

@@ -631,8 +631,9 @@ pub struct RootReport {
 /// One provider's `list()` observation.
 pub struct ProviderScan {
     pub roots: Vec<RootReport>,
-    /// Candidates in provider output order. Empty when the provider failed (the registry then
-    /// receives nothing from it), see [`ProviderScan::discarded`].
+    /// Candidates in provider output order (moved into the snapshot once the registry has
+    /// them). Empty when the provider failed (the registry then receives nothing from it), see
+    /// [`ProviderScan::discarded`].
     pub candidates: Vec<Candidate>,
     /// Candidates parsed before a provider failure; the harness never sees them.
     pub discarded: Vec<Candidate>,
@@ -724,7 +725,7 @@ pub fn scan_provider(
 }
 
 /// `f` over `items` on every available core, results in input order.
-fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if workers < 2 || items.len() < 32 {
         return items.iter().map(&f).collect();

@@ -84,8 +84,10 @@ pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
     // Cross-layer replacements come after the layer's own order; keep them with their name.
     let fate = winner.map(|w| fate(snap, &snap.candidates[w]));
     let mut near = Vec::new();
-    for (_, scan) in snap.scans() {
-        near_misses_in_scan(snap, scan, name, &mut near);
+    for p in &snap.providers {
+        if let crate::snapshot::ProviderRun::Filesystem { scan, .. } = &p.run {
+            near_misses_in_scan(snap, p.order, scan, name, &mut near);
+        }
     }
     let unscanned_checked = unscanned_dirs(snap, env_home);
     for dir in &unscanned_checked {
@@ -257,7 +259,7 @@ pub fn slug(s: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-fn near_misses_in_scan(snap: &Snapshot, scan: &ProviderScan, wanted: &str, out: &mut Vec<NearMiss>) {
+fn near_misses_in_scan(snap: &Snapshot, order: usize, scan: &ProviderScan, wanted: &str, out: &mut Vec<NearMiss>) {
     for r in &scan.roots {
         for e in &r.entries {
             let is_close = close(stem(e), wanted);
@@ -282,7 +284,7 @@ fn near_misses_in_scan(snap: &Snapshot, scan: &ProviderScan, wanted: &str, out: 
                     }
                 }
                 Outcome::Candidate(k) if is_close => {
-                    let c = scan.candidates.get(*k).or_else(|| scan.discarded.get(*k));
+                    let c = snap.provider_candidate(order, *k).or_else(|| scan.discarded.get(*k));
                     if let Some(c) = c.filter(|c| c.skill.name != wanted) {
                         out.push(NearMiss {
                             path,

@@ -166,11 +166,7 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
     let mut scanned_roots = 0;
     for (_, scan) in snap.scans() {
         for r in &scan.roots {
-            let skills = scan
-                .candidates
-                .iter()
-                .filter(|c| c.root_index.is_some_and(|i| std::ptr::eq(&scan.roots[i], r)))
-                .count();
+            let skills = r.entries.iter().filter(|e| matches!(e.outcome, Outcome::Candidate(_))).count();
             if r.status == RootStatus::Scanned {
                 scanned_roots += 1;
             }

@@ -86,7 +86,6 @@ pub struct ParsedSkill {
     pub content: String,
     /// Where things are in the file, for diagnostics.
     pub frontmatter: Frontmatter,
-    pub top_keys: Vec<yaml::KeySpan>,
 }
 
 /// The first failing step of spec 4.3, with what the harness logs for it.
@@ -158,9 +157,21 @@ pub fn parse_skill_text(raw: &str) -> Result<ParsedSkill, Rejection> {
 /// [`parse_skill_text`], keeping the trimmed body only when `keep_content` is set.
 pub fn parse_skill_text_with(raw: &str, keep_content: bool) -> Result<ParsedSkill, Rejection> {
     let fm = split_frontmatter(raw).map_err(|e| Rejection::Missing(MissingReason::Fences(e)))?;
-    let parsed = yaml::parse(&raw[fm.yaml.clone()])
-        .map_err(|error| Rejection::InvalidYaml { error: Box::new(error), frontmatter: fm.clone() })?;
-    let top_keys = parsed.top_keys;
+    let parsed = yaml::parse(&raw[fm.yaml.clone()]);
+    validate_parsed(raw, fm, parsed.as_ref(), keep_content)
+}
+
+/// Steps (a) to (e) of spec 4.3 on a frontmatter already split and parsed, for callers that
+/// need the YAML result themselves (lint) and must not parse it twice.
+pub fn validate_parsed(
+    raw: &str,
+    fm: Frontmatter,
+    parsed: Result<&yaml::Parsed, &yaml::YamlError>,
+    keep_content: bool,
+) -> Result<ParsedSkill, Rejection> {
+    let parsed =
+        parsed.map_err(|error| Rejection::InvalidYaml { error: Box::new(error.clone()), frontmatter: fm.clone() })?;
+    let top_keys = parsed.top_keys.clone();
     // `typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)` → missing.
     let empty = Object::default();
     let data: &Object = match &parsed.value {
@@ -201,7 +212,6 @@ pub fn parse_skill_text_with(raw: &str, keep_content: bool) -> Result<ParsedSkil
         metadata,
         content: if keep_content { js::trim(&raw[fm.body.clone()]).to_string() } else { String::new() },
         frontmatter: fm,
-        top_keys,
     })
 }
 

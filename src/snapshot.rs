@@ -130,8 +130,9 @@ impl Snapshot {
         let mut candidates: Vec<Candidate> = Vec::new();
         let mut resolution_order = Vec::new();
         let mut shadowed = Vec::new();
-        // name -> winner index, nearer layers replacing farther ones.
+        // Winners, nearer layers replacing farther ones; `slot_of` maps a name to its slot.
         let mut winners: Vec<usize> = Vec::new();
+        let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         let mut order = 0;
         for (layer_index, layer) in settings.layers.iter().enumerate() {
             let layer_start = candidates.len();
@@ -140,14 +141,15 @@ impl Snapshot {
                     ProviderSpec::Filesystem(config) => {
                         let resolved = ResolvedProvider::new(config, env);
                         let root = project_root.as_ref().map(|(p, _)| p.as_str());
-                        let scan =
+                        let mut scan =
                             discover::scan_provider(&resolved, root, order, &collator, settings.scan, &mut warnings);
                         let error = scan.error.as_ref().map(|e| e.to_string());
                         if let Some(e) = &error {
                             // The registry's log line for a rejected list() (spec 5.1).
                             warnings.push(format!("skill provider \"{}\" skipped: {e}", resolved.name));
                         }
-                        candidates.extend(scan.candidates.iter().cloned().map(|mut c| {
+                        // Moved, not copied: the snapshot owns every candidate once.
+                        candidates.extend(std::mem::take(&mut scan.candidates).into_iter().map(|mut c| {
                             c.layer = layer_index;
                             c
                         }));
@@ -178,13 +180,15 @@ impl Snapshot {
             resolution_order.extend(merge.resolution_order.iter().map(|&i| offset(i)));
             shadowed.extend(merge.shadowed.iter().map(|s| Shadow { loser: offset(s.loser), winner: offset(s.winner) }));
             for w in merge.winners.iter().map(|&i| offset(i)) {
-                let name = &candidates[w].skill.name;
-                match winners.iter_mut().find(|x| &candidates[**x].skill.name == name) {
-                    Some(slot) => {
-                        shadowed.push(Shadow { loser: *slot, winner: w });
-                        *slot = w;
+                match slot_of.get(&candidates[w].skill.name) {
+                    Some(&slot) => {
+                        shadowed.push(Shadow { loser: winners[slot], winner: w });
+                        winners[slot] = w;
                     }
-                    None => winners.push(w),
+                    None => {
+                        slot_of.insert(candidates[w].skill.name.clone(), winners.len());
+                        winners.push(w);
+                    }
                 }
             }
         }
@@ -217,6 +221,11 @@ impl Snapshot {
 
     pub fn winners(&self) -> impl Iterator<Item = &Candidate> {
         self.winners.iter().map(|&i| &self.candidates[i])
+    }
+
+    /// The candidate a filesystem provider produced as its `local`-th output.
+    pub fn provider_candidate(&self, provider_order: usize, local: usize) -> Option<&Candidate> {
+        self.candidates.iter().find(|c| c.provider_order == provider_order && c.local_order == local)
     }
 
     pub fn winner(&self, name: &str) -> Option<&Candidate> {
@@ -272,7 +281,6 @@ fn badge_candidate(config: &BadgeConfig, order: usize, layer: usize) -> Candidat
             // Read raw and not trimmed (spec 7.1).
             content,
             frontmatter: Default::default(),
-            top_keys: Vec::new(),
         },
         source: "bundled",
         rank: discover::BUNDLED_RANK,

@@ -110,6 +110,10 @@ fn scan(body: &str) -> Vec<Reference> {
             }
             continue;
         }
+        // Most lines mention nothing: no link, no code span, no resource directory.
+        if !might_reference(line) {
+            continue;
+        }
         if in_fence.is_some() {
             mentions(line, start, &mut refs);
             continue;
@@ -178,6 +182,12 @@ fn scan(body: &str) -> Vec<Reference> {
         }
     }
     refs
+}
+
+/// Whether `line` can hold a reference at all (a cheap test before the full scan).
+fn might_reference(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.iter().any(|&c| matches!(c, b'[' | b']' | b'`')) || RESOURCE_DIRS.iter().any(|d| line.contains(d))
 }
 
 /// A link target, unless it is a URL, an anchor or a template.
@@ -308,7 +318,8 @@ fn nearest_file(base: &str, target: &str) -> Option<String> {
 /// Symbolic links inside a skill folder that point outside it or dangle.
 pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
     let SubjectKind::Bundle { dir, .. } = &subject.kind else { return Vec::new() };
-    let Ok(real_dir) = std::fs::canonicalize(dir) else { return Vec::new() };
+    // Resolved only once a link is found: most folders have none.
+    let mut real_dir: Option<Option<std::path::PathBuf>> = None;
     let mut out = Vec::new();
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
@@ -325,8 +336,11 @@ pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
         let link = entry.path();
         let shown_link = link.to_string_lossy().into_owned();
         let target = std::fs::read_link(link).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some(real_dir) = real_dir.get_or_insert_with(|| std::fs::canonicalize(dir).ok()) else {
+            return Vec::new();
+        };
         match std::fs::canonicalize(link) {
-            Ok(real) if real.starts_with(&real_dir) => {}
+            Ok(real) if real.starts_with(&*real_dir) => {}
             Ok(real) => out.push(
                 Finding::new(
                     "symlink-escapes-bundle",

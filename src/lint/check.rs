@@ -250,14 +250,22 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     };
 
     let mut ctx = Ctx { subject, path, src: &source, text: &harness_text, shift, fm: None, keys: Vec::new(), opts };
-    let verdict = skillfile::parse_skill_text(&harness_text);
+    // Split and parse once; the harness's verdict and every rule read the same result.
+    let split = skillfile::split_frontmatter(&harness_text);
+    #[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
+    let yaml_result = split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()]));
+    let verdict = match (&split, &yaml_result) {
+        (Ok(fm), Some(parsed)) => skillfile::validate_parsed(&harness_text, fm.clone(), parsed.as_ref(), true),
+        (Err(e), _) => Err(Rejection::Missing(skillfile::MissingReason::Fences(*e))),
+        (Ok(_), None) => unreachable!("a split frontmatter is always parsed"),
+    };
     let warning = verdict.as_ref().err().map(|r| r.warning(path));
     ctx.file_level(&mut findings);
-    if let Ok(fm) = skillfile::split_frontmatter(&harness_text) {
+    if let Ok(fm) = &split {
         result.frontmatter = Some(ctx.file(0)..ctx.file(fm.closing.end));
     }
     let skip = warning.as_deref().map(skip_text).unwrap_or_default();
-    result.name = ctx.check_frontmatter(&verdict, &skip, &mut findings);
+    result.name = ctx.check_frontmatter(&verdict, yaml_result.as_ref(), &skip, &mut findings);
     result.name_span = ctx.fm.as_ref().and_then(|_| ctx.value_span("name"));
     result.harness_warning = warning;
     result.findings = findings;
@@ -545,6 +553,7 @@ impl<'a> Ctx<'a> {
     fn check_frontmatter(
         &mut self,
         verdict: &Result<skillfile::ParsedSkill, Rejection>,
+        yaml_result: Option<&Result<yaml::Parsed, yaml::YamlError>>,
         skip: &str,
         findings: &mut Vec<Finding>,
     ) -> Option<String> {
@@ -561,12 +570,13 @@ impl<'a> Ctx<'a> {
         };
         self.fm = Some(fm.clone());
         let yaml_text = &self.text[fm.yaml.clone()];
-        let parsed = match yaml::parse(yaml_text) {
-            Ok(p) => p,
-            Err(e) => {
-                findings.push(self.yaml_error(&e, skip));
+        let parsed = match yaml_result {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => {
+                findings.push(self.yaml_error(e, skip));
                 return None;
             }
+            None => return None,
         };
         self.keys = parsed.top_keys.clone();
         for w in &parsed.warnings {

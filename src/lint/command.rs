@@ -131,12 +131,19 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     let mut findings: Vec<Finding> = t.findings;
     let mut suppressions: HashMap<String, Suppressions> = HashMap::new();
     let mut name_spans: HashMap<String, Range<usize>> = HashMap::new();
+    // Each file is checked on its own, on every core; results are folded in subject order.
     let mut bundles_seen = std::collections::BTreeSet::new();
-    for s in &t.subjects {
-        let r = check::check_file(s, &check_opts);
-        if bundles_seen.insert(s.base_dir().to_string()) {
-            findings.extend(bundle::check_symlinks(s));
-        }
+    let work: Vec<(&Subject, bool)> =
+        t.subjects.iter().map(|s| (s, bundles_seen.insert(s.base_dir().to_string()))).collect();
+    let results = crate::discover::par_map(&work, |(s, first_in_bundle)| {
+        let links = if *first_in_bundle { bundle::check_symlinks(s) } else { Vec::new() };
+        (check::check_file(s, &check_opts), links)
+    });
+    // Paths that discovery-level findings point at keep their text for snippets.
+    let mentioned: std::collections::HashSet<String> = findings.iter().map(|f| f.path.clone()).collect();
+    for ((s, _), (r, links)) in work.into_iter().zip(results) {
+        let needs_text = !links.is_empty() || mentioned.contains(&s.path);
+        findings.extend(links);
         let mut file_findings = r.findings;
         if let Some(w) = &r.harness_warning
             && !file_findings.iter().any(|f| f.severity == Severity::Error)
@@ -154,14 +161,19 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         if let Some(span) = r.name_span {
             name_spans.insert(s.path.clone(), span);
         }
-        if let Some(src) = &r.source {
+        if let Some(src) = r.source {
             report.summary.files += 1;
+            let mut keep = needs_text || !file_findings.is_empty();
             if let Some(fm) = &r.frontmatter {
-                let (sup, bad) = Suppressions::scan(src, fm.clone(), &s.path);
+                let (sup, bad) = Suppressions::scan(&src, fm.clone(), &s.path);
+                keep |= !bad.is_empty();
                 findings.extend(bad);
                 suppressions.insert(s.path.clone(), sup);
             }
-            report.files.insert(s.path.clone(), src.clone());
+            // Only files with something to show keep their text (memory stays flat).
+            if keep {
+                report.files.insert(s.path.clone(), src);
+            }
         }
         findings.extend(file_findings);
     }
