@@ -494,13 +494,18 @@ fn read_production(path: &str, whole: bool) -> Result<ReadOutcome, ProviderError
 /// With `whole` false only the frontmatter part of the text is kept (the rest is still read
 /// and validated, as the harness rejects invalid UTF-8 anywhere).
 fn read_text_at(path: &str, target: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    decoded(path, textread::read_text(target, target, Decoding::Strict, whole))
+}
+
+/// The filesystem service's outcome for a strict read of the file shown as `path`.
+fn decoded(path: &str, result: Result<Decoded, TextError>) -> Result<ReadOutcome, ProviderError> {
     let not_text = |what: &str| ReadOutcome::NotText {
         warning: format!(
             "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": {what}"
         ),
         binary: what == "binary file",
     };
-    match textread::read_text(target, target, Decoding::Strict, whole) {
+    match result {
         Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
         Ok(Decoded::Binary) => Ok(not_text("binary file")),
         Ok(Decoded::InvalidUtf8) => Ok(not_text("invalid UTF-8 text")),
@@ -542,15 +547,16 @@ pub fn read_skill_file(path: &str, node_mode: bool, whole: bool) -> Result<ReadO
 /// (`key`). When `key` is not a symlink its real path is itself and `lstat` is the `stat` the
 /// service would make; anything else takes the full route, so every error reads the same.
 fn read_production_at(path: &str, key: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
-    match std::fs::symlink_metadata(key) {
-        Ok(meta) if !meta.file_type().is_symlink() => match Kind::of(&meta) {
-            Kind::File => read_text_at(path, key, whole),
+    match textread::open_no_follow(key) {
+        Ok((file, meta)) => match Kind::of(&meta) {
+            Kind::File => decoded(path, textread::read_open(file, &meta, key, Decoding::Strict, whole)),
             Kind::Directory => Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
             Kind::Other => Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
         },
         Err(e) if matches!(nodefs::errno_name(&e), "ENOENT" | "ENOTDIR") => {
             Ok(ReadOutcome::Silent(SilentReason::Missing))
         }
+        // A symlink (ELOOP under O_NOFOLLOW), a permission problem, anything else: the full route.
         _ => read_production(path, whole),
     }
 }

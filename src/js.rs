@@ -30,19 +30,35 @@ pub fn trim(s: &str) -> &str {
 }
 
 /// `value.replaceAll(/\s+/g, ' ').trim()`: the catalog's description normalization.
+/// Runs of ASCII are copied in one piece; only non-ASCII characters are decoded.
 pub fn collapse_whitespace(s: &str) -> String {
+    let bytes = s.as_bytes();
     let mut out = String::with_capacity(s.len());
-    let mut in_run = false;
-    for c in s.chars() {
-        if is_js_whitespace(c) {
-            in_run = true;
+    let mut pending = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (is_ws, len) = if b < 0x80 {
+            (matches!(b, b'\t'..=b'\r' | b' '), 1)
         } else {
-            if in_run && !out.is_empty() {
-                out.push(' ');
-            }
-            in_run = false;
-            out.push(c);
+            let c = s[i..].chars().next().unwrap_or(' ');
+            (is_js_whitespace(c), c.len_utf8())
+        };
+        if is_ws {
+            pending = true;
+            i += len;
+            continue;
         }
+        if pending && !out.is_empty() {
+            out.push(' ');
+        }
+        pending = false;
+        let start = i;
+        i += len;
+        while i < bytes.len() && bytes[i] < 0x80 && !matches!(bytes[i], b'\t'..=b'\r' | b' ') {
+            i += 1;
+        }
+        out.push_str(&s[start..i]);
     }
     out
 }

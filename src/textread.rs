@@ -51,8 +51,36 @@ pub enum TextError {
 /// frontmatter part of the text is kept; the rest is still read, validated and measured.
 pub fn read_text(io_path: &str, err_path: &str, decoding: Decoding, whole: bool) -> Result<Decoded, TextError> {
     let node = |e: &std::io::Error, syscall| TextError::Read(ReadError::Node(NodeError::from_io(e, syscall, err_path)));
-    let mut file = open_nonblocking(io_path).map_err(|e| node(&e, "open"))?;
+    let file = open_nonblocking(io_path).map_err(|e| node(&e, "open"))?;
     let meta = file.metadata().map_err(|e| node(&e, "fstat"))?;
+    read_open(file, &meta, err_path, decoding, whole)
+}
+
+/// Open `path` itself, not following a final symlink (`ELOOP` if it is one), without blocking.
+/// One system call where `lstat` + `open` would be two: the caller learns the type from the
+/// open file.
+pub fn open_no_follow(path: &str) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let file = opts.open(path)?;
+    let meta = file.metadata()?;
+    Ok((file, meta))
+}
+
+/// [`read_text`] on a file already open (`meta` is its `fstat`).
+pub fn read_open(
+    mut file: std::fs::File,
+    meta: &std::fs::Metadata,
+    err_path: &str,
+    decoding: Decoding,
+    whole: bool,
+) -> Result<Decoded, TextError> {
+    let node = |e: &std::io::Error, syscall| TextError::Read(ReadError::Node(NodeError::from_io(e, syscall, err_path)));
     let ft = meta.file_type();
     if ft.is_dir() {
         return Err(TextError::Read(ReadError::Node(NodeError { code: "EISDIR", syscall: "read", path: None })));
@@ -66,7 +94,9 @@ pub fn read_text(io_path: &str, err_path: &str, decoding: Decoding, whole: bool)
     let mut kept: Vec<u8> = Vec::with_capacity(if whole { meta.len() as usize + 1 } else { 4096 });
     let mut fence = FenceTracker::default();
     let mut validator = Utf8Stream::default();
-    let mut buf = vec![0u8; CHUNK];
+    // One byte more than the file: a regular file that fills less than the buffer has ended,
+    // so small files take a single read.
+    let mut buf = vec![0u8; (meta.len() as usize + 1).clamp(1, CHUNK)];
     let mut total: u64 = 0;
     let mut utf16_units: u64 = 0;
     let mut first = true;
@@ -103,6 +133,9 @@ pub fn read_text(io_path: &str, err_path: &str, decoding: Decoding, whole: bool)
         } else {
             let keep = fence.feed(chunk);
             kept.extend_from_slice(&chunk[..keep]);
+        }
+        if n < buf.len() && total >= meta.len() {
+            break; // a short read at the size fstat reported: end of file
         }
     }
     if decoding == Decoding::Strict && !validator.finish() {

@@ -187,7 +187,8 @@ fn scan(body: &str) -> Vec<Reference> {
 /// Whether `line` can hold a reference at all (a cheap test before the full scan).
 fn might_reference(line: &str) -> bool {
     let b = line.as_bytes();
-    b.iter().any(|&c| matches!(c, b'[' | b']' | b'`')) || RESOURCE_DIRS.iter().any(|d| line.contains(d))
+    b.iter().any(|&c| matches!(c, b'[' | b']' | b'`'))
+        || (b.contains(&b'/') && RESOURCE_DIRS.iter().any(|d| line.contains(d)))
 }
 
 /// A link target, unless it is a URL, an anchor or a template.

@@ -16,11 +16,13 @@ pub struct Targets {
     pub findings: Vec<Finding>,
     /// `false` when the harness's discovery fails as a whole.
     pub complete: bool,
+    /// Paths already in `subjects` (a root scanned twice yields each file twice).
+    seen: std::collections::HashSet<String>,
 }
 
 impl Targets {
     fn add(&mut self, s: Subject) {
-        if !self.subjects.iter().any(|x| x.path == s.path) {
+        if self.seen.insert(s.path.clone()) {
             self.subjects.push(s);
         }
     }
