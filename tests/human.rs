@@ -169,7 +169,7 @@ fn show_human_and_unknown() {
     let t = project();
     t.file(
         "proj/.dsh/skills/refs/SKILL.md",
-        "---\nname: refs\ndescription: With references.\nwhenToUse: When testing.\nmetadata:\n  owner: qa\n---\nRun `scripts/go.sh`, read [guide](references/guide.md) and ../outside.md.\n",
+        "---\nname: refs\ndescription: With references.\nwhenToUse: When testing.\nmetadata:\n  owner: qa\n---\nRun `scripts/go.sh`, read [guide](references/guide.md) and [notes](../outside.md).\n",
     )
     .file("proj/.dsh/skills/refs/references/guide.md", "guide");
     let args = ["show", "refs", "--cwd", "proj", "--color", "never"];

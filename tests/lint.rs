@@ -1,7 +1,7 @@
 //! `dsh-skills lint`, black-box: the conformance trees, one fixture per rule, golden output of
 //! each format, exit statuses, `--fix` and `--diff`.
 
-#[path = "lint/support.rs"]
+#[path = "support.rs"]
 mod support;
 
 #[path = "lint/conformance.rs"]

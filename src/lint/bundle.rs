@@ -14,11 +14,11 @@ const MAX_ENTRIES: usize = 5000;
 
 /// One relative reference in the body.
 #[derive(Debug, PartialEq, Eq)]
-struct Reference {
+pub struct Reference {
     /// Byte range in the body.
-    start: usize,
-    end: usize,
-    target: String,
+    pub start: usize,
+    pub end: usize,
+    pub target: String,
 }
 
 /// Broken or escaping references in `body` (which starts at file offset `body_offset`).
@@ -93,7 +93,9 @@ fn is_windows_absolute(t: &str) -> bool {
 }
 
 /// Markdown link targets, reference definitions, and bare `scripts/...` style mentions.
-fn scan(body: &str) -> Vec<Reference> {
+/// Every reference in a skill body: Markdown links and reference definitions, and bundled
+/// paths (`scripts/…`, `references/…`, …) in code spans, code blocks and plain text.
+pub fn scan(body: &str) -> Vec<Reference> {
     let mut refs = Vec::new();
     let mut in_fence: Option<&str> = None;
     let mut offset = 0;
@@ -278,7 +280,8 @@ fn mentions_outside_code(line: &str, at: usize, refs: &mut Vec<Reference>) {
     }
 }
 
-fn percent_decode(s: &str) -> String {
+/// `%20` and friends decoded, as a link target names a file.
+pub fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

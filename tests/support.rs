@@ -1,5 +1,6 @@
-//! Shared helpers of the lint tests: materialize a tree (copy + setup ops) in a temporary
-//! directory with no `.git` above it, and run the binary.
+//! Shared test helpers: materialize a tree (copy + the conformance cases' setup ops) in a
+//! temporary directory with no `.git` above it, and run the binary. Each test binary uses a part.
+#![allow(dead_code)]
 
 use serde_json::Value;
 use std::fs;
