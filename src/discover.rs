@@ -367,7 +367,7 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
             Err(e) => return Err(Stage::Fs(listing_io_error(root, Stage::Node(e)))),
         }
         let raw = nodefs::readdir(&target).map_err(|e| Stage::Fs(listing_io_error(root, Stage::Node(e))))?;
-        let (mut named, non_utf8) = split_names(raw);
+        let (mut named, non_utf8) = split_names(raw, false);
         named.sort_by(|a, b| collator.compare(&a.0, &b.0));
         let mut entries = Vec::with_capacity(named.len());
         for (name, file_type) in named {
@@ -402,13 +402,25 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
     }
 }
 
-fn split_names(raw: Vec<nodefs::DirEntry>) -> (Vec<(String, Option<std::fs::FileType>)>, Vec<UnnamedEntry>) {
+/// Names as Node's `readdir(…, {encoding: 'utf8'})` returns them: a name that is not UTF-8 is
+/// decoded lossily, and the harness goes on with that mangled name (which normally names
+/// nothing, so the entry ends up skipped). Such entries keep the real `readdir` type only when
+/// `keep_type_of_mangled` (Node's Dirent); the filesystem service re-resolves them by name.
+/// They are also returned apart, for diagnostics.
+fn split_names(
+    raw: Vec<nodefs::DirEntry>,
+    keep_type_of_mangled: bool,
+) -> (Vec<(String, Option<std::fs::FileType>)>, Vec<UnnamedEntry>) {
     let mut named = Vec::with_capacity(raw.len());
     let mut non_utf8 = Vec::new();
     for e in raw {
         match e.name {
             Some(n) => named.push((n, e.file_type)),
-            None => non_utf8.push(UnnamedEntry { raw_name: e.raw_name }),
+            None => {
+                let lossy = e.raw_name.to_string_lossy().into_owned();
+                named.push((lossy, if keep_type_of_mangled { e.file_type } else { None }));
+                non_utf8.push(UnnamedEntry { raw_name: e.raw_name });
+            }
         }
     }
     (named, non_utf8)
@@ -422,7 +434,7 @@ fn list_node(root: &str, collator: &EntryCollator, log: &mut Vec<String>) -> Res
         Err(e) if e.is_absent() => return Ok(Listing::Absent),
         Err(e) => return Err(ProviderError::Node(e)),
     };
-    let (named, non_utf8) = split_names(raw);
+    let (named, non_utf8) = split_names(raw, true);
     let mut entries = Vec::with_capacity(named.len());
     for (name, ft) in named {
         let path = platform::join(root, &name);

@@ -326,3 +326,28 @@ fn files_over_two_gib_fail_the_provider_as_node_does() {
         "{v}"
     );
 }
+
+#[test]
+fn non_utf8_names_are_mangled_as_node_mangles_them() {
+    use std::os::unix::ffi::OsStrExt;
+    let c = Case::new();
+    let bundled = c.root.join("bundled");
+    std::os::unix::fs::symlink("target.md", bundled.join(std::ffi::OsStr::from_bytes(b"l\xffink.md"))).unwrap();
+    fs::write(bundled.join(std::ffi::OsStr::from_bytes(b"f\xffile.md")), skill("x", "d", "b")).unwrap();
+    let root = c.root.to_string_lossy().into_owned();
+    let out = Command::new(bin())
+        .args(["list", "--format", "json", "--no-config", "--no-cwd", "--no-default-roots", "--bundled-dir"])
+        .arg(&bundled)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Node decodes the name lossily, cannot find the link again, and warns (bundled root only).
+    let link = format!("{root}/bundled/l\u{fffd}ink.md");
+    assert_eq!(
+        v["warnings"],
+        serde_json::json!([format!(
+            "skill entry {link} ignored: failed to follow symbolic link: Error: ENOENT: no such file or directory, stat '{link}'"
+        )])
+    );
+    assert_eq!(v["candidates"], serde_json::json!([]));
+}
