@@ -622,6 +622,8 @@ pub struct EntryReport {
     /// The file the harness opens for this entry, when it is a bundle or a flat `.md` file.
     pub locator: Option<String>,
     pub outcome: Outcome,
+    /// With [`ScanOptions::keep_source`]: the file as read and parsed.
+    pub source: Option<std::sync::Arc<SourceFile>>,
 }
 
 /// How a root's scan ended.
@@ -666,12 +668,24 @@ pub struct ScanOptions {
     /// Keep the trimmed body (`show`, `lint`); commands that never print bodies drop it as soon
     /// as the file is validated, which keeps memory flat on large trees.
     pub keep_content: bool,
+    /// Keep each production-mode file's raw bytes and YAML parse on its entry
+    /// ([`EntryReport::source`]), so that `lint` checks it without reading or parsing it again.
+    pub keep_source: bool,
 }
 
 impl Default for ScanOptions {
     fn default() -> Self {
-        ScanOptions { keep_content: true }
+        ScanOptions { keep_content: true, keep_source: false }
     }
+}
+
+/// A skill file as discovery read and parsed it, kept for `lint`.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The file's bytes, exactly as on disk.
+    pub bytes: Vec<u8>,
+    /// `yaml::parse` of its frontmatter text, when it has fences.
+    pub yaml: Option<Result<crate::yaml::Parsed, crate::yaml::YamlError>>,
 }
 
 /// Run the filesystem provider's `list({cwd})`. Harness warnings go to `log` in order.
@@ -726,13 +740,24 @@ pub fn scan_provider(
             }
         };
         let processed = par_map(&entries, |entry| process_entry(&report.root, entry, options));
-        for (entry, work) in entries.into_iter().zip(processed) {
+        for (entry, mut work) in entries.into_iter().zip(processed) {
             if scan.error.is_some() {
                 break;
             }
+            let source = match &mut work {
+                EntryWork::Read(w) => w.source.take(),
+                _ => None,
+            };
             let (outcome, locator) =
                 apply_entry(&report.root, work, root_index, provider, provider_order, &mut scan, log);
-            report.entries.push(EntryReport { name: entry.name, kind: entry.kind, path: entry.path, locator, outcome });
+            report.entries.push(EntryReport {
+                name: entry.name,
+                kind: entry.kind,
+                path: entry.path,
+                locator,
+                outcome,
+                source,
+            });
         }
         scan.roots.push(report);
     }
@@ -784,6 +809,7 @@ struct ReadWork {
     directory: String,
     read: Result<ReadOutcome, ProviderError>,
     parsed: Option<Result<ParsedSkill, Rejection>>,
+    source: Option<std::sync::Arc<SourceFile>>,
 }
 
 /// The side-effect-free part of the provider's loop body: classify, read, parse.
@@ -800,6 +826,29 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
         Kind::File if entry.name.ends_with(".md") => (entry.path.clone(), root.path.clone(), entry.key.clone()),
         _ => return EntryWork::Ignored,
     };
+    if options.keep_source
+        && !root.trusted_host
+        && let Some(key) = &key
+        && let Some((read, bytes)) = read_production_bytes(&path, key)
+    {
+        // As below, but the bytes and the YAML parse are kept for lint.
+        let (parsed, yaml) = match &read {
+            Ok(ReadOutcome::Text(text)) => match skillfile::split_frontmatter(text) {
+                Ok(fm) => {
+                    let yaml = crate::yaml::parse(&text[fm.yaml.clone()]);
+                    (Some(skillfile::validate_parsed(text, fm, yaml.as_ref(), options.keep_content)), Some(yaml))
+                }
+                Err(e) => (Some(Err(Rejection::Missing(skillfile::MissingReason::Fences(e)))), None),
+            },
+            _ => (None, None),
+        };
+        let source = Some(std::sync::Arc::new(SourceFile { bytes, yaml }));
+        let read = read.map(|r| match r {
+            ReadOutcome::Text(_) => ReadOutcome::Text(String::new()),
+            other => other,
+        });
+        return EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source }));
+    }
     let read = match (&key, root.trusted_host) {
         (Some(key), false) => read_production_at(&path, key, options.keep_content),
         _ => read_skill_file(&path, root.trusted_host, options.keep_content),
@@ -813,7 +862,20 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
         ReadOutcome::Text(_) => ReadOutcome::Text(String::new()),
         other => other,
     });
-    EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed }))
+    EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source: None }))
+}
+
+/// [`read_production_at`] for a regular file that is not a symlink, keeping its bytes; `None`
+/// (take the usual route) for anything else.
+fn read_production_bytes(path: &str, key: &str) -> Option<(Result<ReadOutcome, ProviderError>, Vec<u8>)> {
+    let (mut file, meta) = textread::open_no_follow(key).ok()?;
+    if !meta.file_type().is_file() || meta.len() > textread::NODE_MAX_FILE {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+    let read = decoded(path, textread::decode_strict(&bytes));
+    Some((read, bytes))
 }
 
 /// The ordered part: log warnings, record candidates, stop at a provider failure.
@@ -830,7 +892,7 @@ fn apply_entry(
         EntryWork::SystemSkipped => return (Outcome::SystemSkipped, None),
         EntryWork::Ignored => return (Outcome::Ignored, None),
         EntryWork::Read(w) => {
-            let ReadWork { path, directory, read, parsed } = *w;
+            let ReadWork { path, directory, read, parsed, .. } = *w;
             (path, directory, read, parsed)
         }
     };

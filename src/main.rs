@@ -38,9 +38,9 @@ fn main() -> ExitCode {
     let term = Term::detect(mode, &var, io::stdout().is_terminal(), term::tty_columns());
     let err_term = Term { width: None, ..Term::detect(mode, &var, io::stderr().is_terminal(), None) };
     let stdout = io::stdout();
-    let stderr = io::stderr();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut err = stderr.lock();
+    // Not locked for the whole run: worker threads and the panic hook may need stderr too.
+    let mut err = io::stderr();
     let result = {
         let mut io = Io { out: &mut out, err: &mut err, term, err_term };
         commands::run(&cli, &env, &mut io)

@@ -31,6 +31,8 @@ pub struct Subject {
     pub kind: SubjectKind,
     /// Read the plain-Node way (the bundled root) instead of through the filesystem service.
     pub node_mode: bool,
+    /// The file as discovery already read and parsed it, when it did (production roots).
+    pub source: Option<std::sync::Arc<crate::discover::SourceFile>>,
 }
 
 impl Subject {
@@ -135,7 +137,12 @@ pub const MAX_BODY_LINES: usize = 500;
 pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     let mut result = FileResult::default();
     let path = subject.path.as_str();
-    let bytes = match nodefs::read_file(path, path) {
+    let pre = subject.source.as_deref().filter(|_| !subject.node_mode);
+    let read = match pre {
+        Some(pre) => Ok(std::borrow::Cow::Borrowed(pre.bytes.as_slice())),
+        None => nodefs::read_file(path, path).map(std::borrow::Cow::Owned),
+    };
+    let bytes = match read {
         Ok(b) => b,
         Err(ReadError::Node(e)) if e.is_absent() => return result,
         Err(ReadError::Node(e)) if e.code == "EISDIR" => {
@@ -252,9 +259,14 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     let mut ctx = Ctx { subject, path, src: &source, text: &harness_text, shift, fm: None, keys: Vec::new(), opts };
     // Split and parse once; the harness's verdict and every rule read the same result.
     let split = skillfile::split_frontmatter(&harness_text);
+    // Discovery's parse of the same text when it kept one, else our own.
     #[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
-    let yaml_result = split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()]));
-    let verdict = match (&split, &yaml_result) {
+    let own_parse = match pre {
+        Some(p) if p.yaml.is_some() => None,
+        _ => split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()])),
+    };
+    let yaml_result = own_parse.as_ref().or(pre.and_then(|p| p.yaml.as_ref()));
+    let verdict = match (&split, yaml_result) {
         (Ok(fm), Some(parsed)) => skillfile::validate_parsed(&harness_text, fm.clone(), parsed.as_ref(), true),
         (Err(e), _) => Err(Rejection::Missing(skillfile::MissingReason::Fences(*e))),
         (Ok(_), None) => unreachable!("a split frontmatter is always parsed"),
@@ -265,7 +277,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
         result.frontmatter = Some(ctx.file(0)..ctx.file(fm.closing.end));
     }
     let skip = warning.as_deref().map(skip_text).unwrap_or_default();
-    result.name = ctx.check_frontmatter(&verdict, yaml_result.as_ref(), &skip, &mut findings);
+    result.name = ctx.check_frontmatter(&verdict, yaml_result, &skip, &mut findings);
     result.name_span = ctx.fm.as_ref().and_then(|_| ctx.value_span("name"));
     result.harness_warning = warning;
     result.findings = findings;
@@ -1548,6 +1560,7 @@ mod tests {
             path: p.to_string_lossy().into_owned(),
             kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a-b".into() },
             node_mode: false,
+            source: None,
         };
         let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec() };
         let bytes = base.as_bytes();

@@ -122,7 +122,10 @@ fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
 /// One lint pass over `paths` (or every root for the cwd when empty).
 pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Options) -> Result<Run, UsageError> {
     let t = if paths.is_empty() {
-        targets::from_snapshot(&Snapshot::discover(settings, env))
+        // Discovery keeps each file's bytes and YAML parse, so no file is read or parsed twice.
+        let mut settings = settings.clone();
+        settings.scan.keep_source = true;
+        targets::from_snapshot(&Snapshot::discover(&settings, env))
     } else {
         targets::from_paths(paths, settings, env)?
     };

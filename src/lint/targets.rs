@@ -118,7 +118,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
         };
         match &e.outcome {
             Outcome::Candidate(_) | Outcome::Warned { .. } => {
-                t.add(Subject { path: locator, kind, node_mode });
+                t.add(Subject { path: locator, kind, node_mode, source: e.source.clone() });
             }
             Outcome::FailedProvider => {
                 let err = error.clone().unwrap_or_default();
@@ -421,11 +421,11 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
             if std::fs::symlink_metadata(&locator).is_ok() {
                 let entry = basename(&abs);
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry };
-                t.add(Subject { path: locator, kind, node_mode: false });
+                t.add(Subject { path: locator, kind, node_mode: false, source: None });
             } else if let Some(v) = case_variant(&abs) {
                 t.findings.push(case_finding(&abs, &v));
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry: basename(&abs) };
-                t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false });
+                t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false, source: None });
             } else {
                 let sub = root_targets(&abs, settings, env);
                 t.complete &= sub.complete;
@@ -442,12 +442,13 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
             let parent = platform::dirname(&abs);
             if name == "SKILL.md" {
                 let kind = SubjectKind::Bundle { dir: parent.clone(), entry: basename(&parent) };
-                t.add(Subject { path: abs.clone(), kind, node_mode: false });
+                t.add(Subject { path: abs.clone(), kind, node_mode: false, source: None });
             } else if name.ends_with(".md") {
                 t.add(Subject {
                     path: abs.clone(),
                     kind: SubjectKind::Flat { root: parent, entry: name },
                     node_mode: false,
+                    source: None,
                 });
             } else {
                 ignored(&abs, &name, Kind::File, false, &mut t);
