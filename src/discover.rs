@@ -814,6 +814,11 @@ struct ReadWork {
 
 /// The side-effect-free part of the provider's loop body: classify, read, parse.
 fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork {
+    // Test hook (debug builds only): prove a bug in a worker ends with status 2, not a hang.
+    #[cfg(debug_assertions)]
+    if std::env::var_os("DSH_SKILLS_TEST_WORKER_PANIC").is_some() {
+        panic!("test panic in a scan worker");
+    }
     if root.skip_system && entry.name == ".system" {
         return EntryWork::SystemSkipped;
     }

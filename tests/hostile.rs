@@ -351,3 +351,21 @@ fn non_utf8_names_are_mangled_as_node_mangles_them() {
     );
     assert_eq!(v["candidates"], serde_json::json!([]));
 }
+
+#[test]
+fn a_bug_in_a_worker_thread_ends_with_status_2_not_a_hang() {
+    if !cfg!(debug_assertions) {
+        return; // the hook exists only in debug builds
+    }
+    let c = Case::new();
+    for i in 0..64 {
+        c.write(&format!("s{i}.md"), &skill(&format!("s{i}"), "d", "b"));
+    }
+    let root = c.root.to_string_lossy().into_owned();
+    let mut cmd = Command::new(bin());
+    cmd.args(["list", "--no-config", "--cwd", &format!("{root}/proj"), "--dsh-home", &format!("{root}/h")])
+        .env("DSH_SKILLS_TEST_WORKER_PANIC", "1");
+    let (code, _, err) = run_bounded(cmd, "worker panic", &["list"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("internal failure"), "{err}");
+}
