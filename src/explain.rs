@@ -98,21 +98,11 @@ pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
 
 /// The label of an entry as it appears in its root: `foo/` for a bundle, `foo.md` for a file.
 pub fn entry_label(snap: &Snapshot, c: &Candidate) -> String {
-    let root = root_path(snap, c);
+    let root = snap.root_path(c);
     match &c.path {
-        Some(p) if Some(c.resource_base.as_str()) == root.as_deref() => basename(p),
+        Some(p) if Some(c.resource_base.as_str()) == root => basename(p),
         Some(_) => format!("{}/", basename(&c.resource_base)),
         None => c.provider.clone(),
-    }
-}
-
-fn root_path(snap: &Snapshot, c: &Candidate) -> Option<String> {
-    let provider = snap.providers.iter().find(|p| p.order == c.provider_order)?;
-    match &provider.run {
-        crate::snapshot::ProviderRun::Filesystem { scan, .. } => {
-            c.root_index.and_then(|i| scan.roots.get(i)).map(|r| r.root.path.clone())
-        }
-        crate::snapshot::ProviderRun::Badge { .. } => None,
     }
 }
 
@@ -130,7 +120,7 @@ pub fn loss_reason(snap: &Snapshot, l: &Candidate, w: &Candidate) -> String {
             layer(l.layer)
         );
     }
-    let (lr, wr) = (root_path(snap, l), root_path(snap, w));
+    let (lr, wr) = (snap.root_path(l), snap.root_path(w));
     if l.rank != w.rank {
         let mut s = format!("rank {} ({}) loses to rank {} ({})", l.rank, l.source, w.rank, w.source);
         if lr.is_some() && lr == wr {

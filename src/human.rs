@@ -1,7 +1,7 @@
 //! Human output for `list`, `show`, `catalog` (its statistics) and `explain`. Every string from
 //! a skill file, a path or a YAML message passes through [`term::safe`] before it is shown.
 
-use crate::catalog::{CatalogEntry, ResourceBase};
+use crate::catalog::CatalogEntry;
 use crate::discover::{Candidate, Outcome, RootStatus, RootType, SilentReason};
 use crate::explain::{self, Explanation, Verdict};
 use crate::refs::{self, RefStatus};
@@ -359,7 +359,6 @@ pub fn show(snap: &Snapshot, c: &Candidate, term: &Term) -> String {
     let body =
         if c.skill.content.is_empty() { "(empty)".to_string() } else { crate::term::safe_multiline(&c.skill.content) };
     let _ = writeln!(o, "{body}");
-    let _ = ResourceBase::Directory(String::new());
     o
 }
 

@@ -223,6 +223,13 @@ impl Snapshot {
         self.winners.iter().map(|&i| &self.candidates[i])
     }
 
+    /// The root directory a filesystem candidate came from.
+    pub fn root_path(&self, c: &Candidate) -> Option<&str> {
+        let provider = self.providers.iter().find(|p| p.order == c.provider_order)?;
+        let ProviderRun::Filesystem { scan, .. } = &provider.run else { return None };
+        Some(scan.roots.get(c.root_index?)?.root.path.as_str())
+    }
+
     /// The candidate a filesystem provider produced as its `local`-th output.
     pub fn provider_candidate(&self, provider_order: usize, local: usize) -> Option<&Candidate> {
         self.candidates.iter().find(|c| c.provider_order == provider_order && c.local_order == local)

@@ -4,7 +4,7 @@
 use super::check::{Subject, SubjectKind};
 use super::{Finding, Severity};
 use crate::commands::UsageError;
-use crate::discover::{Candidate, Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
+use crate::discover::{Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
 use crate::nodefs::Kind;
 use crate::platform;
 use crate::snapshot::{ProviderRun, Settings, Snapshot};
@@ -315,12 +315,6 @@ fn starts_with_fence(path: &std::path::Path) -> bool {
 }
 
 /// The root directory a candidate came from.
-fn root_path(snap: &Snapshot, c: &Candidate) -> Option<String> {
-    let p = snap.providers.iter().find(|p| p.order == c.provider_order)?;
-    let ProviderRun::Filesystem { scan, .. } = &p.run else { return None };
-    Some(scan.roots.get(c.root_index?)?.root.path.clone())
-}
-
 fn entry_name(root: &str, path: &str) -> String {
     let prefix = format!("{root}{}", platform::SEP);
     path.strip_prefix(&prefix).and_then(|r| r.split(platform::SEP).next()).unwrap_or(path).to_string()
@@ -354,7 +348,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
             Some(wpath) => {
                 let same_root = l.layer == w.layer && l.provider_order == w.provider_order && l.root_index == w.root_index;
                 if same_root {
-                    let root = root_path(snap, l).unwrap_or_default();
+                    let root = snap.root_path(l).unwrap_or_default().to_string();
                     let (le, we) = (entry_name(&root, lpath), entry_name(&root, wpath));
                     let prefix = format!("{root}{}", platform::SEP);
                     let wrel = wpath.strip_prefix(&prefix).unwrap_or(wpath);
