@@ -258,3 +258,30 @@ fn strip_sgr(s: &str) -> String {
     }
     out
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let t = Tree::new();
+    t.dir("proj/.git");
+    for i in 0..3000 {
+        t.skill(&format!("proj/.dsh/skills/s{i}.md"), &format!("s{i}"), &"a long description ".repeat(10));
+    }
+    let root = t.root.to_string_lossy().into_owned();
+    for args in [&["list", "--format", "json"][..], &["list"], &["catalog"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dsh-skills"))
+            .args(args)
+            .args(["--no-config", "--cwd", &format!("{root}/proj"), "--dsh-home", &format!("{root}/h")])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("error"), "{args:?}");
+    }
+}
