@@ -65,7 +65,7 @@ _dsh__skills() {
 
     case "${cmd}" in
         dsh__skills)
-            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version list show catalog explain completions lint help"
+            opts="-h -V --cwd --no-cwd --dsh-home --agents-home --custom-dir --bundled-dir --no-default-roots --description-max-length --no-config --profile --preset --patch --launch-dir --locale --format --color --help --version list show catalog explain lint completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -329,7 +329,7 @@ _dsh__skills() {
             return 0
             ;;
         dsh__subcmd__skills__subcmd__help)
-            opts="list show catalog explain completions lint help"
+            opts="list show catalog explain lint completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

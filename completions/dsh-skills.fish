@@ -52,8 +52,8 @@ complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "list" -d 'The
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "show" -d 'One skill, and the exact <skill_content> block the model receives for it'
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "catalog" -d 'The exact catalog text the model sees for the working directory'
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "explain" -d 'Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up'
-complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "lint" -d 'Lint skill files: every problem, with what the harness will do about it'
+complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l cwd -d 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node\'s path.resolve; it need not exist' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l dsh-home -d 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\\` are expanded' -r
@@ -156,30 +156,6 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l no-def
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l no-config -d 'Ignore the harness\'s configuration files; only flags and environment count'
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -s h -l help -d 'Print help'
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -s V -l version -d 'Print version'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l cwd -d 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node\'s path.resolve; it need not exist' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l dsh-home -d 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\\` are expanded' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l agents-home -d 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
-headless\t''"
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
-json\t''
-github\t''
-sarif\t''"
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l color -d 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l no-cwd -d 'Discover as the harness does with no session cwd: no project roots'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l no-default-roots -d 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l no-config -d 'Ignore the harness\'s configuration files; only flags and environment count'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l explain -d 'Explain a rule (its id, default level, why it matters, how to fix it) and exit' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding reaches this level (default: error)' -r -f -a "error\t''
 warning\t''
@@ -215,10 +191,34 @@ complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l no-defaul
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l no-config -d 'Ignore the harness\'s configuration files; only flags and environment count'
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -s V -l version -d 'Print version'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain completions lint help" -f -a "list" -d 'The ranked root scan, the winning skills, shadowed duplicates and every warning'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain completions lint help" -f -a "show" -d 'One skill, and the exact <skill_content> block the model receives for it'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain completions lint help" -f -a "catalog" -d 'The exact catalog text the model sees for the working directory'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain completions lint help" -f -a "explain" -d 'Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain completions lint help" -f -a "completions" -d 'Print a shell completion script'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain completions lint help" -f -a "lint" -d 'Lint skill files: every problem, with what the harness will do about it'
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain completions lint help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l cwd -d 'The session working directory to discover for (default: the current directory). Resolved lexically, like Node\'s path.resolve; it need not exist' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l dsh-home -d 'The harness home (`dshHome`); its `skills/` is the user-dsh root. Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\\` are expanded' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l agents-home -d 'The agents home (`agentsHome`); its `skills/` is the user-agents root. Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l custom-dir -d 'A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters. Relative paths resolve against the current directory' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l bundled-dir -d 'The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way. Default: $DSH_BUNDLED_SKILL_DIR while default roots are on' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l description-max-length -d 'Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`, default 500, at least 3)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l profile -d 'The dsh profile to read: `web` (`dsh web`, default) or `headless`' -r -f -a "web\t''
+headless\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l color -d 'When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l no-cwd -d 'Discover as the harness does with no session cwd: no project roots'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l no-default-roots -d 'Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`)'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l no-config -d 'Ignore the harness\'s configuration files; only flags and environment count'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain lint completions help" -f -a "list" -d 'The ranked root scan, the winning skills, shadowed duplicates and every warning'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain lint completions help" -f -a "show" -d 'One skill, and the exact <skill_content> block the model receives for it'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain lint completions help" -f -a "catalog" -d 'The exact catalog text the model sees for the working directory'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain lint completions help" -f -a "explain" -d 'Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain lint completions help" -f -a "lint" -d 'Lint skill files: every problem, with what the harness will do about it'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain lint completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand help; and not __fish_seen_subcommand_from list show catalog explain lint completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -181,14 +181,15 @@ pub enum Command {
     )]
     Explain(ExplainArgs),
 
+    /// Lint skill files: every problem, with what the harness will do about it.
+    #[command(after_help = LINT_AFTER_HELP)]
+    Lint(LintArgs),
+
     /// Print a shell completion script.
     #[command(
         after_help = "Example:\n  dsh-skills completions bash > ~/.local/share/bash-completion/completions/dsh-skills"
     )]
     Completions(CompletionsArgs),
-    /// Lint skill files: every problem, with what the harness will do about it.
-    #[command(after_help = LINT_AFTER_HELP)]
-    Lint(LintArgs),
 }
 
 #[derive(Debug, Args)]
