@@ -5,6 +5,9 @@
 //! binary runs with only `DSH_HOME` pointing at it, and each test checks the roots, the catalog
 //! and the reported origin of every setting.
 
+#[path = "support.rs"]
+mod support;
+
 use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,7 +28,7 @@ impl Fixture {
             up = p.parent();
         }
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/config").join(case);
-        copy_tree(&src, &base);
+        support::copy_tree(&src, &base);
         for d in ["home", "launch", "dsh"] {
             fs::create_dir_all(base.join(d)).unwrap();
         }
@@ -77,19 +80,6 @@ impl Fixture {
             String::from_utf8_lossy(&out.stderr)
         );
         serde_json::from_slice(&out.stdout).unwrap()
-    }
-}
-
-fn copy_tree(src: &Path, dst: &Path) {
-    fs::create_dir_all(dst).unwrap();
-    for entry in fs::read_dir(src).unwrap() {
-        let entry = entry.unwrap();
-        let to = dst.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &to);
-        } else {
-            fs::copy(entry.path(), to).unwrap();
-        }
     }
 }
 

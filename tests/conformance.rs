@@ -152,37 +152,6 @@ fn js_digest(entries: &Value) -> Value {
     Value::String(hash.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-fn root_flags(case: &Value, tree: &str) -> Vec<String> {
-    let at = |rel: &str| format!("{tree}/{rel}");
-    let mut flags = vec!["--no-config".to_string(), "--cwd".into(), at(case["cwd"].as_str().unwrap())];
-    if case["includeDefaultRoots"] == json!(false) {
-        flags.push("--no-default-roots".into());
-    }
-    let raw = &case["raw"];
-    let dsh = raw["dshHome"].as_str().map(str::to_string).or_else(|| case["dshHome"].as_str().map(at));
-    let agents = raw["agentsHome"].as_str().map(str::to_string).or_else(|| case["agentsHome"].as_str().map(at));
-    if let Some(d) = dsh {
-        flags.extend(["--dsh-home".into(), d]);
-    }
-    if let Some(a) = agents {
-        flags.extend(["--agents-home".into(), a]);
-    }
-    for d in case["customSkillDirs"].as_array().into_iter().flatten() {
-        let v = match d {
-            Value::String(s) => at(s),
-            other => other["raw"].as_str().unwrap().to_string(),
-        };
-        flags.extend(["--custom-dir".into(), v]);
-    }
-    if let Some(b) = case["bundledSkillDir"].as_str() {
-        flags.extend(["--bundled-dir".into(), at(b)]);
-    }
-    if let Some(n) = case["catalogDescriptionMaxLength"].as_u64() {
-        flags.extend(["--description-max-length".into(), n.to_string()]);
-    }
-    flags
-}
-
 fn run(binary: &Path, args: &[String], case: &Value, tree: &str) -> Option<Output> {
     let mut cmd;
     if let Some(user) = case["runAsUser"].as_str() {
@@ -300,7 +269,7 @@ fn run_case(name: &str) -> Vec<String> {
         make_traversable(&fx.tree, &case);
         binary = copy;
     }
-    let flags = root_flags(&case, &tree);
+    let flags = support::root_flags(&case, &tree);
     let mut problems = Vec::new();
     let args = |cmd: &[&str]| cmd.iter().map(|s| s.to_string()).chain(flags.iter().cloned()).collect::<Vec<_>>();
 

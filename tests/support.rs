@@ -2,7 +2,7 @@
 //! temporary directory with no `.git` above it, and run the binary. Each test binary uses a part.
 #![allow(dead_code)]
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -145,4 +145,37 @@ pub fn is_root() -> bool {
 
 pub fn which(tool: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(tool)).find(|p| p.is_file()))
+}
+
+/// The discovery flags for a conformance case (`case.json`), as the conformance runner passes
+/// them: paths relative to the materialized tree, `{"raw": …}` values verbatim.
+pub fn root_flags(case: &Value, tree: &str) -> Vec<String> {
+    let at = |rel: &str| format!("{tree}/{rel}");
+    let mut flags = vec!["--no-config".to_string(), "--cwd".into(), at(case["cwd"].as_str().unwrap())];
+    if case["includeDefaultRoots"] == json!(false) {
+        flags.push("--no-default-roots".into());
+    }
+    let raw = &case["raw"];
+    let dsh = raw["dshHome"].as_str().map(str::to_string).or_else(|| case["dshHome"].as_str().map(at));
+    let agents = raw["agentsHome"].as_str().map(str::to_string).or_else(|| case["agentsHome"].as_str().map(at));
+    if let Some(d) = dsh {
+        flags.extend(["--dsh-home".into(), d]);
+    }
+    if let Some(a) = agents {
+        flags.extend(["--agents-home".into(), a]);
+    }
+    for d in case["customSkillDirs"].as_array().into_iter().flatten() {
+        let v = match d {
+            Value::String(s) => at(s),
+            other => other["raw"].as_str().unwrap().to_string(),
+        };
+        flags.extend(["--custom-dir".into(), v]);
+    }
+    if let Some(b) = case["bundledSkillDir"].as_str() {
+        flags.extend(["--bundled-dir".into(), at(b)]);
+    }
+    if let Some(n) = case["catalogDescriptionMaxLength"].as_u64() {
+        flags.extend(["--description-max-length".into(), n.to_string()]);
+    }
+    flags
 }

@@ -8,37 +8,6 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-fn root_flags(case: &Value, tree: &str) -> Vec<String> {
-    let at = |rel: &str| format!("{tree}/{rel}");
-    let mut flags = vec!["--no-config".to_string(), "--cwd".into(), at(case["cwd"].as_str().unwrap())];
-    if case["includeDefaultRoots"] == json!(false) {
-        flags.push("--no-default-roots".into());
-    }
-    let raw = &case["raw"];
-    let dsh = raw["dshHome"].as_str().map(str::to_string).or_else(|| case["dshHome"].as_str().map(at));
-    let agents = raw["agentsHome"].as_str().map(str::to_string).or_else(|| case["agentsHome"].as_str().map(at));
-    if let Some(d) = dsh {
-        flags.extend(["--dsh-home".into(), d]);
-    }
-    if let Some(a) = agents {
-        flags.extend(["--agents-home".into(), a]);
-    }
-    for d in case["customSkillDirs"].as_array().into_iter().flatten() {
-        let v = match d {
-            Value::String(s) => at(s),
-            other => other["raw"].as_str().unwrap().to_string(),
-        };
-        flags.extend(["--custom-dir".into(), v]);
-    }
-    if let Some(b) = case["bundledSkillDir"].as_str() {
-        flags.extend(["--bundled-dir".into(), at(b)]);
-    }
-    if let Some(n) = case["catalogDescriptionMaxLength"].as_u64() {
-        flags.extend(["--description-max-length".into(), n.to_string()]);
-    }
-    flags
-}
-
 /// The path a harness warning is about: `skill file <p> ignored: …` or `skill entry <p> ignored: …`.
 fn warned_path(w: &str) -> Option<&str> {
     let rest = w.strip_prefix("skill file ").or_else(|| w.strip_prefix("skill entry "))?;
@@ -78,7 +47,7 @@ fn conformance_trees() {
         let fx = materialize(&case_dir.join("tree"), &case["setup"]);
         let tree = fx.tree_str();
         let mut args: Vec<String> = vec!["lint".into(), "--format".into(), "json".into()];
-        args.extend(root_flags(&case, &tree));
+        args.extend(support::root_flags(&case, &tree));
         let out = run_case(&fx, &case, &args);
         restore_permissions(&fx.tree);
         let Some(out) = out else { continue };
