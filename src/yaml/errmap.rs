@@ -159,51 +159,7 @@ fn doc_end_trailing(src: &Source<'_>, from: usize, p: &mut Prescan) {
     if matches!(c, b'\n' | b'#') || (c == b'\r' && matches!(b.get(i + 1), None | Some(b'\n'))) {
         return;
     }
-    let le = memchr_nl(b, i).unwrap_or(b.len());
-    let next_ws = |k: usize| matches!(b.get(k), None | Some(b' ' | b'\t' | b'\n' | b'\r'));
-    let (ty, len) = match c {
-        b'\'' | b'"' => {
-            let close = b[i + 1..le].iter().position(|&x| x == c).map_or(le, |k| i + 2 + k);
-            (if c == b'"' { "double-quoted-scalar" } else { "single-quoted-scalar" }, close - i)
-        }
-        b'[' => ("flow-seq-start", 1),
-        b'{' => ("flow-map-start", 1),
-        b']' => ("flow-seq-end", 1),
-        b'}' => ("flow-map-end", 1),
-        b',' => ("comma", 1),
-        b'-' if next_ws(i + 1) => ("seq-item-ind", 1),
-        b'?' if next_ws(i + 1) => ("explicit-key-ind", 1),
-        b':' if next_ws(i + 1) => ("map-value-ind", 1),
-        b'&' | b'!' | b'*' | b'|' | b'>' => {
-            let mut k = i;
-            while k < le && !matches!(b[k], b' ' | b'\t' | b'\r') {
-                k += 1;
-            }
-            (
-                match c {
-                    b'&' => "anchor",
-                    b'!' => "tag",
-                    b'*' => "alias",
-                    _ => "block-scalar-header",
-                },
-                k - i,
-            )
-        }
-        _ => {
-            // plain scalar up to ` #` or end of line
-            let mut k = i;
-            while k < le {
-                if (b[k] == b' ' || b[k] == b'\t') && b.get(k + 1) == Some(&b'#') {
-                    break;
-                }
-                k += 1;
-            }
-            while k > i && matches!(b[k - 1], b' ' | b'\t' | b'\r') {
-                k -= 1;
-            }
-            ("scalar", k - i)
-        }
-    };
+    let (ty, len) = super::scanerr::token_type_at(b, i, false);
     if p.late_error.is_none() {
         p.late_error =
             Some(Diag::new("YAMLParseError", format!("Unexpected {ty} at node end"), i, Some(i + len.max(1))));
