@@ -158,7 +158,7 @@ fn run(binary: &Path, args: &[String], case: &Value, tree: &str) -> Option<Outpu
         if !support::is_root() || support::which("setpriv").is_none() {
             return None;
         }
-        let (uid, gid) = user_ids(user)?;
+        let (uid, gid) = support::user_ids(user)?;
         cmd = Command::new("setpriv");
         cmd.args([format!("--reuid={uid}"), format!("--regid={gid}"), "--clear-groups".into()]).arg(binary);
     } else {
@@ -178,14 +178,6 @@ fn run(binary: &Path, args: &[String], case: &Value, tree: &str) -> Option<Outpu
     let pcwd = case["processCwd"].as_str().map(|p| format!("{tree}/{p}")).unwrap_or_else(|| tree.to_string());
     cmd.current_dir(pcwd);
     Some(cmd.output().expect("run dsh-skills"))
-}
-
-fn user_ids(user: &str) -> Option<(String, String)> {
-    let passwd = fs::read_to_string("/etc/passwd").ok()?;
-    passwd.lines().find_map(|l| {
-        let f: Vec<&str> = l.split(':').collect();
-        (f.first() == Some(&user)).then(|| (f[2].to_string(), f[3].to_string()))
-    })
 }
 
 fn rel(v: &str, tree: &str) -> String {
@@ -266,7 +258,7 @@ fn run_case(name: &str) -> Vec<String> {
         for p in [&fx.base, &bin_dir, &copy] {
             fs::set_permissions(p, fs::Permissions::from_mode(0o755)).unwrap();
         }
-        make_traversable(&fx.tree, &case);
+        support::make_traversable(&fx.tree, &case);
         binary = copy;
     }
     let flags = support::root_flags(&case, &tree);
@@ -377,33 +369,6 @@ fn run_case(name: &str) -> Vec<String> {
             problems.push(diff(&format!("show {skill} --rendered"), &Value::String(text), want));
         }
     }
-    restore_permissions(&fx.tree);
+    support::restore_permissions(&fx.tree);
     problems
-}
-
-fn make_traversable(tree: &Path, case: &Value) {
-    use std::os::unix::fs::PermissionsExt;
-    let chmodded: Vec<PathBuf> = case["setup"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|op| op["op"] == "chmod")
-        .map(|op| tree.join(op["path"].as_str().unwrap()))
-        .collect();
-    let mut stack = vec![tree.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let meta = fs::symlink_metadata(&dir).unwrap();
-        if !chmodded.contains(&dir) {
-            let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(meta.permissions().mode() | 0o755));
-        }
-        for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push(e.path());
-            }
-        }
-    }
-}
-
-fn restore_permissions(tree: &Path) {
-    let _ = Command::new("chmod").args(["-R", "u+rwx"]).arg(tree).output();
 }

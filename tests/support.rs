@@ -179,3 +179,41 @@ pub fn root_flags(case: &Value, tree: &str) -> Vec<String> {
     }
     flags
 }
+
+/// A user's uid and gid from /etc/passwd.
+pub fn user_ids(user: &str) -> Option<(String, String)> {
+    let passwd = fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|l| {
+        let f: Vec<&str> = l.split(':').collect();
+        (f.first() == Some(&user)).then(|| (f[2].to_string(), f[3].to_string()))
+    })
+}
+
+/// Open every directory of `tree` to other users, except those a case's setup chmods.
+pub fn make_traversable(tree: &Path, case: &Value) {
+    use std::os::unix::fs::PermissionsExt;
+    let chmodded: Vec<PathBuf> = case["setup"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|op| op["op"] == "chmod")
+        .map(|op| tree.join(op["path"].as_str().unwrap()))
+        .collect();
+    let mut stack = vec![tree.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let meta = fs::symlink_metadata(&dir).unwrap();
+        if !chmodded.contains(&dir) {
+            let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(meta.permissions().mode() | 0o755));
+        }
+        for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(e.path());
+            }
+        }
+    }
+}
+
+/// Give the owner back every permission, so the temporary tree can be removed.
+pub fn restore_permissions(tree: &Path) {
+    let _ = Command::new("chmod").args(["-R", "u+rwx"]).arg(tree).output();
+}

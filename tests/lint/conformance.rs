@@ -5,7 +5,6 @@
 use super::support::{self, findings, json, materialize};
 use serde_json::{Value, json};
 use std::fs;
-use std::path::Path;
 use std::process::Command;
 
 /// The path a harness warning is about: `skill file <p> ignored: …` or `skill entry <p> ignored: …`.
@@ -49,7 +48,7 @@ fn conformance_trees() {
         let mut args: Vec<String> = vec!["lint".into(), "--format".into(), "json".into()];
         args.extend(support::root_flags(&case, &tree));
         let out = run_case(&fx, &case, &args);
-        restore_permissions(&fx.tree);
+        support::restore_permissions(&fx.tree);
         let Some(out) = out else { continue };
         checked += 1;
         let v = json(&out);
@@ -115,7 +114,7 @@ fn run_case(fx: &support::Fixture, case: &Value, args: &[String]) -> Option<std:
     let mut cmd;
     if let Some(user) = case["runAsUser"].as_str() {
         use std::os::unix::fs::PermissionsExt;
-        let (uid, gid) = user_ids(user)?;
+        let (uid, gid) = support::user_ids(user)?;
         let bin_dir = fx.base.join("bin");
         fs::create_dir(&bin_dir).unwrap();
         let copy = bin_dir.join("dsh-skills");
@@ -123,7 +122,7 @@ fn run_case(fx: &support::Fixture, case: &Value, args: &[String]) -> Option<std:
         for p in [&fx.base, &bin_dir, &copy] {
             fs::set_permissions(p, fs::Permissions::from_mode(0o755)).unwrap();
         }
-        make_traversable(&fx.tree, case);
+        support::make_traversable(&fx.tree, case);
         cmd = Command::new("setpriv");
         cmd.args([format!("--reuid={uid}"), format!("--regid={gid}"), "--clear-groups".into()]).arg(copy);
     } else {
@@ -145,39 +144,4 @@ fn run_case(fx: &support::Fixture, case: &Value, args: &[String]) -> Option<std:
     let pcwd = case["processCwd"].as_str().map(|p| format!("{tree}/{p}")).unwrap_or_else(|| tree.clone());
     cmd.current_dir(pcwd);
     Some(cmd.output().expect("run dsh-skills"))
-}
-
-fn user_ids(user: &str) -> Option<(String, String)> {
-    let passwd = fs::read_to_string("/etc/passwd").ok()?;
-    passwd.lines().find_map(|l| {
-        let f: Vec<&str> = l.split(':').collect();
-        (f.first() == Some(&user)).then(|| (f[2].to_string(), f[3].to_string()))
-    })
-}
-
-fn make_traversable(tree: &Path, case: &Value) {
-    use std::os::unix::fs::PermissionsExt;
-    let chmodded: Vec<std::path::PathBuf> = case["setup"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|op| op["op"] == "chmod")
-        .map(|op| tree.join(op["path"].as_str().unwrap()))
-        .collect();
-    let mut stack = vec![tree.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let meta = fs::symlink_metadata(&dir).unwrap();
-        if !chmodded.contains(&dir) {
-            let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(meta.permissions().mode() | 0o755));
-        }
-        for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push(e.path());
-            }
-        }
-    }
-}
-
-fn restore_permissions(tree: &Path) {
-    let _ = Command::new("chmod").args(["-R", "u+rwx"]).arg(tree).output();
 }
