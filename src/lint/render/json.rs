@@ -1,59 +1,136 @@
 //! The JSON format (schema version 1, documented in the README).
 
-use super::super::{Report, rules};
-use serde_json::{Value, json};
+use super::super::{FileFix, Finding, Report, Severity, Summary, rules};
+use serde::Serialize;
+use serde_json::json;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-pub fn render(report: &Report) -> String {
-    let findings: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|f| {
-            let pos = super::positions(report, f);
-            let related: Vec<Value> = f
-                .related
-                .iter()
-                .map(|r| {
-                    let line = r.span.as_ref().and_then(|s| report.files.get(&r.path).map(|src| src.position(s.start).line));
-                    json!({"path": r.path, "line": line, "message": r.message})
-                })
-                .collect();
-            json!({
-                "rule": f.rule,
-                "severity": f.severity,
-                "path": f.path,
-                "displayPath": report.display_path(&f.path),
-                "line": pos.map(|p| p.0.line),
-                "column": pos.map(|p| p.0.column),
-                "endLine": pos.map(|p| p.1.line),
-                "endColumn": pos.map(|p| p.1.column),
-                "message": f.message,
-                "harness": f.harness,
-                "label": f.label,
-                "help": f.help,
-                "related": related,
-                "skill": f.skill,
-                "fix": f.fix.as_ref().map(|x| json!({
-                    "description": x.description,
-                    "edits": x.edits.iter().map(|e| json!({"start": e.range.start, "end": e.range.end, "replacement": e.replacement})).collect::<Vec<_>>(),
-                })),
-            })
-        })
-        .collect();
-    let mut doc = json!({
-        "schemaVersion": SCHEMA_VERSION,
-        "tool": {"name": "dsh-skills", "version": env!("CARGO_PKG_VERSION"), "harnessVersion": crate::cli::HARNESS_VERSION},
-        "complete": report.complete,
-        "summary": report.summary,
-        "findings": findings,
-    });
-    if !report.fixes.is_empty() {
-        doc["fixes"] = serde_json::to_value(&report.fixes).unwrap_or(Value::Null);
+/// One finding as the schema writes it; borrowed from the report, serialized as it streams.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FindingOut<'a> {
+    rule: &'a str,
+    severity: Severity,
+    path: &'a str,
+    display_path: String,
+    line: Option<usize>,
+    column: Option<usize>,
+    end_line: Option<usize>,
+    end_column: Option<usize>,
+    message: &'a str,
+    harness: &'a str,
+    label: Option<&'a str>,
+    help: &'a [String],
+    related: Vec<RelatedOut<'a>>,
+    skill: Option<&'a str>,
+    fix: Option<FixOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct RelatedOut<'a> {
+    path: &'a str,
+    line: Option<usize>,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct FixOut<'a> {
+    description: &'a str,
+    edits: Vec<EditOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct EditOut<'a> {
+    start: usize,
+    end: usize,
+    replacement: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+    harness_version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Doc<'a> {
+    schema_version: u32,
+    tool: Tool,
+    complete: bool,
+    summary: &'a Summary,
+    findings: Findings<'a>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    fixes: &'a [FileFix],
+}
+
+/// The findings, converted one at a time while they are written (no tree of values).
+struct Findings<'a>(&'a Report);
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.0;
+        serializer.collect_seq(report.findings.iter().map(|f| finding(report, f)))
     }
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    s.push('\n');
-    s
+}
+
+fn finding<'a>(report: &'a Report, f: &'a Finding) -> FindingOut<'a> {
+    let pos = super::positions(report, f);
+    FindingOut {
+        rule: f.rule,
+        severity: f.severity,
+        path: &f.path,
+        display_path: report.display_path(&f.path),
+        line: pos.map(|p| p.0.line),
+        column: pos.map(|p| p.0.column),
+        end_line: pos.map(|p| p.1.line),
+        end_column: pos.map(|p| p.1.column),
+        message: &f.message,
+        harness: &f.harness,
+        label: f.label.as_deref(),
+        help: &f.help,
+        related: f
+            .related
+            .iter()
+            .map(|r| RelatedOut {
+                path: &r.path,
+                line: r.span.as_ref().and_then(|s| report.files.get(&r.path).map(|src| src.position(s.start).line)),
+                message: &r.message,
+            })
+            .collect(),
+        skill: f.skill.as_deref(),
+        fix: f.fix.as_ref().map(|x| FixOut {
+            description: &x.description,
+            edits: x
+                .edits
+                .iter()
+                .map(|e| EditOut { start: e.range.start, end: e.range.end, replacement: &e.replacement })
+                .collect(),
+        }),
+    }
+}
+
+pub fn render(report: &Report) -> String {
+    let doc = Doc {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool {
+            name: "dsh-skills",
+            version: env!("CARGO_PKG_VERSION"),
+            harness_version: crate::cli::HARNESS_VERSION,
+        },
+        complete: report.complete,
+        summary: &report.summary,
+        findings: Findings(report),
+        fixes: &report.fixes,
+    };
+    // About a kilobyte per finding; one allocation up front instead of repeated doubling.
+    let mut out = Vec::with_capacity(1024 + report.findings.len() * 1024);
+    serde_json::to_writer_pretty(&mut out, &doc).expect("writing JSON to memory cannot fail");
+    out.push(b'\n');
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 /// One rule as JSON, for `--explain <rule> --format json`.
