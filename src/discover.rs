@@ -831,11 +831,13 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
         Kind::File if entry.name.ends_with(".md") => (entry.path.clone(), root.path.clone(), entry.key.clone()),
         _ => return EntryWork::Ignored,
     };
-    if options.keep_source
-        && !root.trusted_host
-        && let Some(key) = &key
-        && let Some((read, bytes)) = read_production_bytes(&path, key)
-    {
+    let kept = match (options.keep_source, root.trusted_host, &key) {
+        (false, _, _) => None,
+        (true, true, _) => read_node_bytes(&path),
+        (true, false, Some(key)) => read_production_bytes(&path, key),
+        (true, false, None) => None,
+    };
+    if let Some((read, bytes)) = kept {
         // As below, but the bytes and the YAML parse are kept for lint.
         let (parsed, yaml) = match &read {
             Ok(ReadOutcome::Text(text)) => match skillfile::split_frontmatter(text) {
@@ -877,10 +879,25 @@ fn read_production_bytes(path: &str, key: &str) -> Option<(Result<ReadOutcome, P
     if !meta.file_type().is_file() || meta.len() > textread::NODE_MAX_FILE {
         return None;
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
-    std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+    let bytes = textread::read_all_open(&mut file, &meta).ok()?;
     let read = decoded(path, textread::decode_strict(&bytes));
     Some((read, bytes))
+}
+
+/// [`read_node`] for a regular file of ordinary size, keeping its bytes; `None` (take the
+/// usual route, which reports any error the same way) for anything else.
+fn read_node_bytes(path: &str) -> Option<(Result<ReadOutcome, ProviderError>, Vec<u8>)> {
+    /// Far below V8's string limit, so the lossy text cannot exceed it.
+    const ORDINARY: u64 = 64 << 20;
+    let mut file = nodefs::open_nonblocking(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.file_type().is_file() || meta.len() > ORDINARY {
+        return None;
+    }
+    let bytes = textread::read_all_open(&mut file, &meta).ok()?;
+    // Plain Node decodes the whole file, replacing invalid sequences and keeping a BOM.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    Some((Ok(ReadOutcome::Text(text)), bytes))
 }
 
 /// The ordered part: log warnings, record candidates, stop at a provider failure.

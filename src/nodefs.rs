@@ -10,7 +10,7 @@
 
 use std::fmt;
 use std::fs::{File, Metadata};
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
 
 /// A failed system call as Node reports it: `Error: <CODE>: <description>, <syscall> '<path>'`.
@@ -246,10 +246,9 @@ pub fn read_file(io_path: &str, path_for_errors: &str) -> Result<Vec<u8>, ReadEr
     if meta.len() > crate::textread::NODE_MAX_FILE {
         return Err(ReadError::TooLarge(meta.len()));
     }
-    let mut buf = Vec::with_capacity(meta.len() as usize + 1);
     let mut file = file;
-    file.read_to_end(&mut buf).map_err(|e| ReadError::Node(NodeError::from_io(&e, "read", path_for_errors)))?;
-    Ok(buf)
+    crate::textread::read_all_open(&mut file, &meta)
+        .map_err(|e| ReadError::Node(NodeError::from_io(&e, "read", path_for_errors)))
 }
 
 /// A short name for a non-regular, non-directory node.

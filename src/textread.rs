@@ -72,6 +72,32 @@ pub fn open_no_follow(path: &str) -> std::io::Result<(std::fs::File, std::fs::Me
     Ok((file, meta))
 }
 
+/// All the bytes of a regular file already open (`meta` is its `fstat`). A read that comes
+/// back short once the size `fstat` reported is reached is the end of the file, so a file that
+/// does not grow meanwhile takes a single `read`.
+pub fn read_all_open(file: &mut std::fs::File, meta: &std::fs::Metadata) -> std::io::Result<Vec<u8>> {
+    let size = meta.len() as usize;
+    let mut bytes = vec![0u8; size + 1];
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            bytes.resize(bytes.len() * 2, 0); // the file grew since fstat
+        }
+        let n = match file.read(&mut bytes[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let short = filled + n < bytes.len();
+        filled += n;
+        if n == 0 || short && filled >= size {
+            break;
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
+}
+
 /// [`read_text`] on a file already open (`meta` is its `fstat`).
 pub fn read_open(
     mut file: std::fs::File,
