@@ -7,7 +7,6 @@
 //! the file are errors; everything on a file the harness loads is a warning or info.
 
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
-use crate::catalog::CatalogEntry;
 use crate::js;
 use crate::nodefs::{self, ReadError};
 use crate::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
@@ -137,7 +136,8 @@ pub const MAX_BODY_LINES: usize = 500;
 pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     let mut result = FileResult::default();
     let path = subject.path.as_str();
-    let pre = subject.source.as_deref().filter(|_| !subject.node_mode);
+    // The bytes (and YAML parse) discovery already has, read the way the harness reads them.
+    let pre = subject.source.as_deref();
     let read = match pre {
         Some(pre) => Ok(std::borrow::Cow::Borrowed(pre.bytes.as_slice())),
         None => nodefs::read_file(path, path).map(std::borrow::Cow::Owned),
@@ -183,7 +183,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     let mut findings = Vec::new();
 
     // Decode as the harness does.
-    let (shift, harness_text): (usize, String) = if subject.node_mode {
+    let (shift, harness_text): (usize, &str) = if subject.node_mode {
         if !source.exact {
             let at = first_invalid_utf8(&bytes);
             findings.push(
@@ -200,7 +200,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
                 .help("re-save the file as UTF-8"),
             );
         }
-        (0, source.text.clone())
+        (0, source.text.as_str())
     } else {
         let sample = &bytes[..bytes.len().min(8192)];
         if let Some(nul) = sample.iter().position(|&b| b == 0) {
@@ -253,12 +253,12 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             result.source = Some(source);
             return result;
         }
-        (bom, source.text[bom..].to_string())
+        (bom, &source.text[bom..])
     };
 
-    let mut ctx = Ctx { subject, path, src: &source, text: &harness_text, shift, fm: None, keys: Vec::new(), opts };
+    let mut ctx = Ctx { subject, path, src: &source, text: harness_text, shift, fm: None, keys: Vec::new(), opts };
     // Split and parse once; the harness's verdict and every rule read the same result.
-    let split = skillfile::split_frontmatter(&harness_text);
+    let split = skillfile::split_frontmatter(harness_text);
     // Discovery's parse of the same text when it kept one, else our own.
     #[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
     let own_parse = match pre {
@@ -267,7 +267,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     };
     let yaml_result = own_parse.as_ref().or(pre.and_then(|p| p.yaml.as_ref()));
     let verdict = match (&split, yaml_result) {
-        (Ok(fm), Some(parsed)) => skillfile::validate_parsed(&harness_text, fm.clone(), parsed.as_ref(), true),
+        (Ok(fm), Some(parsed)) => skillfile::validate_parsed(harness_text, fm.clone(), parsed.as_ref(), false),
         (Err(e), _) => Err(Rejection::Missing(skillfile::MissingReason::Fences(*e))),
         (Ok(_), None) => unreachable!("a split frontmatter is always parsed"),
     };
@@ -525,7 +525,8 @@ impl<'a> Ctx<'a> {
                 .fix(Some(Fix { description: "strip the byte order mark".into(), edits: vec![edit(0..3, "")] })),
             );
         }
-        let crlf: Vec<usize> = text.match_indices("\r\n").map(|(i, _)| i).collect();
+        let crlf: Vec<usize> =
+            if text.contains('\r') { text.match_indices("\r\n").map(|(i, _)| i).collect() } else { Vec::new() };
         if !crlf.is_empty() && self.src.exact {
             let edits = crlf.iter().map(|&i| edit(i..i + 1, "")).collect();
             findings.push(
@@ -638,15 +639,18 @@ impl<'a> Ctx<'a> {
                 .help("drop one of the two settings"),
             );
         }
-        if let Some(d) = &description
+        // The catalog's whitespace collapse, computed once for the rules that need it.
+        let normalized = description.as_deref().map(js::collapse_whitespace);
+        if let Some(n) = &normalized
             && invocation.is_none_or(|i| i.model_invocable)
         {
-            self.check_truncation(name.as_deref(), d, findings);
+            self.check_truncation(n, findings);
         }
         if let Some(n) = name.as_deref().filter(|n| js::is_skill_name(n)) {
             self.check_name_matches(n, findings);
         }
-        self.check_compat(obj, name.as_deref(), description.as_deref(), findings);
+        let described = description.as_deref().zip(normalized.as_deref());
+        self.check_compat(obj, name.as_deref(), described, findings);
         self.check_body(&fm, findings);
         match &obj.get("name") {
             Some(Value::String(s)) => Some(s.clone()),
@@ -999,7 +1003,7 @@ impl<'a> Ctx<'a> {
                 None
             }
             Some(Value::String(s)) => {
-                if js::collapse_whitespace(s).is_empty() {
+                if s.chars().all(js::is_js_whitespace) {
                     findings.push(
                         Finding::new(
                             "description-blank",
@@ -1192,13 +1196,13 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn check_truncation(&self, name: Option<&str>, description: &str, findings: &mut Vec<Finding>) {
+    /// `normalized`: the description as the catalog collapses it.
+    fn check_truncation(&self, normalized: &str, findings: &mut Vec<Finding>) {
         let max = self.opts.max_description;
-        let entry = CatalogEntry::new(name.unwrap_or(""), description, max);
-        if !entry.is_cut() {
+        let normalized_len = js::utf16_len(normalized);
+        if js::truncated_utf16_len(normalized_len, max) == normalized_len {
             return;
         }
-        let normalized = js::collapse_whitespace(description);
         let keep = max.saturating_sub(3);
         // The byte index in `normalized` of the first character (partly) lost.
         let mut units = 0;
@@ -1217,7 +1221,7 @@ impl<'a> Ctx<'a> {
         let lost_preview: String = lost.chars().take(120).collect();
         let ellipsis = if lost.chars().count() > 120 { "…" } else { "" };
         let value = self.value_span("description");
-        let span = value.as_ref().and_then(|v| self.cut_in_source(v, description, cut)).or(value);
+        let span = value.as_ref().and_then(|v| self.cut_in_source(v, normalized, cut)).or(value);
         findings.push(
             Finding::new(
                 "description-truncated",
@@ -1225,7 +1229,7 @@ impl<'a> Ctx<'a> {
                 format!(
                     "the description is {} UTF-16 units after whitespace is collapsed; the catalog keeps {keep} and adds \
                      `...`",
-                    entry.normalized_len
+                    normalized_len
                 ),
                 format!(
                     "the model's catalog shows only the first {keep} units; it never sees: \"{}{ellipsis}\"",
@@ -1236,14 +1240,14 @@ impl<'a> Ctx<'a> {
             .label(format!("cut here: …{}|HERE|{}…", &tail, &head))
             .help(format!(
                 "shorten the description by {} units, or move detail into the body; put the trigger phrases first",
-                entry.normalized_len - keep
+                normalized_len - keep
             )),
         );
     }
 
     /// The file range from the cut point to the end of the value, when the value's source text
     /// collapses to the same normalized description (plain, simply quoted or block scalars).
-    fn cut_in_source(&self, value: &Range<usize>, description: &str, cut_normalized: usize) -> Option<Range<usize>> {
+    fn cut_in_source(&self, value: &Range<usize>, normalized: &str, cut_normalized: usize) -> Option<Range<usize>> {
         let value = &self.src.clamp(value);
         let src = &self.src.text[value.clone()];
         let (content_start, content) = if src.starts_with('|') || src.starts_with('>') {
@@ -1256,7 +1260,7 @@ impl<'a> Ctx<'a> {
         } else {
             (value.start, src)
         };
-        if js::collapse_whitespace(content) != js::collapse_whitespace(description) {
+        if js::collapse_whitespace(content) != normalized {
             return None;
         }
         // Walk the source with the collapse algorithm to find where the cut falls.
@@ -1323,7 +1327,14 @@ impl<'a> Ctx<'a> {
         );
     }
 
-    fn check_compat(&self, obj: &Object, name: Option<&str>, description: Option<&str>, findings: &mut Vec<Finding>) {
+    /// `description` is the value as written and as the catalog collapses it.
+    fn check_compat(
+        &self,
+        obj: &Object,
+        name: Option<&str>,
+        description: Option<(&str, &str)>,
+        findings: &mut Vec<Finding>,
+    ) {
         if let Some(n) = name {
             let chars = n.chars().count();
             if chars > 64 {
@@ -1341,9 +1352,9 @@ impl<'a> Ctx<'a> {
                 );
             }
         }
-        if let Some(d) = description {
+        if let Some((d, normalized)) = description {
             let raw = d.chars().count();
-            let collapsed = js::collapse_whitespace(d).chars().count();
+            let collapsed = normalized.chars().count();
             if raw > 1024 || collapsed > 1024 {
                 findings.push(
                     Finding::new(
@@ -1402,7 +1413,8 @@ impl<'a> Ctx<'a> {
 
     fn check_body(&self, fm: &Frontmatter, findings: &mut Vec<Finding>) {
         let body = &self.text[fm.body.clone()];
-        let lines = body.split_inclusive('\n').count();
+        // As many lines as `split_inclusive('\n')` yields: the newlines, plus an unterminated last line.
+        let lines = memchr::memchr_iter(b'\n', body.as_bytes()).count() + usize::from(!body.is_empty() && !body.ends_with('\n'));
         if lines > MAX_BODY_LINES {
             let first_body_line = self.src.line_of(self.file(fm.body.start));
             let over = self.src.line_range(first_body_line + MAX_BODY_LINES);

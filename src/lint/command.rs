@@ -171,7 +171,9 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
                 let (sup, bad) = Suppressions::scan(&src, fm.clone(), &s.path);
                 keep |= !bad.is_empty();
                 findings.extend(bad);
-                suppressions.insert(s.path.clone(), sup);
+                if !sup.is_empty() {
+                    suppressions.insert(s.path.clone(), sup);
+                }
             }
             // Only files with something to show keep their text (memory stays flat).
             if keep {

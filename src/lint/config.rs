@@ -186,6 +186,9 @@ impl Suppressions {
         let mut s = Suppressions::default();
         let mut bad = Vec::new();
         let region = src.clamp(&region);
+        if !src.text[region.clone()].contains(MARKER) {
+            return (s, bad);
+        }
         let first = src.line_of(region.start);
         let last = src.line_of(region.end.saturating_sub(1).max(region.start));
         for line in first..=last {
@@ -251,12 +254,17 @@ impl Suppressions {
         (s, bad)
     }
 
+    /// No suppression at all (the usual case).
+    pub fn is_empty(&self) -> bool {
+        self.file.is_empty() && self.lines.is_empty()
+    }
+
     pub fn suppresses(&self, f: &Finding, src: Option<&SourceText>) -> bool {
         if self.file.iter().any(|r| r == f.rule) {
             return true;
         }
         match (&f.span, src) {
-            (Some(span), Some(src)) => {
+            (Some(span), Some(src)) if !self.lines.is_empty() => {
                 let line = src.line_of(span.start);
                 self.lines.iter().any(|(l, r)| *l == line && r == f.rule)
             }

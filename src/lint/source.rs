@@ -9,7 +9,9 @@ pub struct SourceText {
     pub text: String,
     /// `true` when `text` is byte for byte the file on disk (valid UTF-8); fixes need this.
     pub exact: bool,
-    line_starts: Vec<usize>,
+    /// Byte offsets where lines start, built the first time a position is asked for (most
+    /// files checked produce no finding and never need it).
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 /// A 1-based line and column (columns count Unicode scalar values; a byte order mark at the
@@ -30,20 +32,40 @@ impl SourceText {
     }
 
     pub fn new(text: String, exact: bool) -> SourceText {
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceText { text, exact, line_starts }
+        SourceText { text, exact, line_starts: std::sync::OnceLock::new() }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+            starts
+        })
     }
 
     /// The 1-based line holding byte `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&s| s <= offset.min(self.text.len()))
+        let offset = offset.min(self.text.len());
+        match self.line_starts.get() {
+            Some(starts) => starts.partition_point(|&s| s <= offset),
+            // A file asked once or twice (most files with a finding) is cheaper to count than to index.
+            None => 1 + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..offset]).count(),
+        }
+    }
+
+    /// The byte offset where 1-based `line` (which holds `offset`) starts.
+    fn start_of_line(&self, line: usize, offset: usize) -> usize {
+        match self.line_starts.get() {
+            Some(starts) => starts[line - 1],
+            None => memchr::memrchr(b'\n', &self.text.as_bytes()[..offset]).map_or(0, |i| i + 1),
+        }
     }
 
     /// The byte range of 1-based `line`, without its line terminator.
     pub fn line_range(&self, line: usize) -> Range<usize> {
-        let start = self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len());
-        let mut end = self.line_starts.get(line).map_or(self.text.len(), |&n| n - 1);
+        let line_starts = self.line_starts();
+        let start = line_starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len());
+        let mut end = line_starts.get(line).map_or(self.text.len(), |&n| n - 1);
         if end > start && self.text.as_bytes()[end - 1] == b'\r' {
             end -= 1;
         }
@@ -51,14 +73,14 @@ impl SourceText {
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 
     /// Line and column of byte `offset` (clamped to a char boundary inside the text).
     pub fn position(&self, offset: usize) -> Position {
         let offset = self.floor_boundary(offset);
         let line = self.line_of(offset);
-        let start = self.line_starts[line - 1];
+        let start = self.start_of_line(line, offset);
         let mut prefix = &self.text[start..offset];
         if start == 0 {
             prefix = prefix.strip_prefix('\u{FEFF}').unwrap_or(prefix);

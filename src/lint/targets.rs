@@ -320,8 +320,23 @@ fn entry_name(root: &str, path: &str) -> String {
     path.strip_prefix(&prefix).and_then(|r| r.split(platform::SEP).next()).unwrap_or(path).to_string()
 }
 
+/// Whether two paths reach the same file (through symlinked or repeated roots).
 fn same_file(a: &str, b: &str) -> bool {
-    a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    if a == b {
+        return true;
+    }
+    // Two stats rule out most pairs cheaply (resolving a path costs a syscall per component);
+    // equal identities are confirmed by resolving, so hard links stay two files.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let same_inode = matches!((std::fs::metadata(a), std::fs::metadata(b)),
+            (Ok(x), Ok(y)) if (x.dev(), x.ino()) == (y.dev(), y.ino()));
+        if !same_inode {
+            return false;
+        }
+    }
+    matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// Shadowed copies and same-root duplicates.

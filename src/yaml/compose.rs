@@ -354,7 +354,8 @@ impl<'a, 'b> Composer<'a, 'b> {
         Composer {
             src,
             diags: Diags::default(),
-            nodes: Vec::with_capacity(src.text.len() / 8 + 4),
+            // A typical frontmatter has a node per ~40 bytes; the vector grows for denser text.
+            nodes: Vec::with_capacity(src.text.len() / 40 + 4),
             stack: Vec::new(),
             anchors: FxHashMap::default(),
             root: None,
