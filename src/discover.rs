@@ -690,9 +690,9 @@ pub struct SourceFile {
 
 /// Run the filesystem provider's `list({cwd})`. Harness warnings go to `log` in order.
 ///
-/// Within a root, reading and parsing run on all cores; their results are then applied in
-/// entry order, so warnings, candidate order and the point where a provider failure stops the
-/// scan are exactly what the harness's sequential loop produces.
+/// Listing, reading and parsing run on all cores, across roots; their results are then applied
+/// in root and entry order, so warnings, candidate order and the point where a provider failure
+/// stops the scan are exactly what the harness's sequential loop produces.
 pub fn scan_provider(
     provider: &ResolvedProvider,
     project_root: Option<&str>,
@@ -708,20 +708,46 @@ pub fn scan_provider(
         error: None,
         notes: Vec::new(),
     };
-    for (root_index, root) in roots(provider, project_root).into_iter().enumerate() {
+    let roots = roots(provider, project_root);
+    // Every root is listed up front, several at once. Listing opens no file and has no effect,
+    // so a root the harness never reaches (after a provider failure) is listed for nothing.
+    let listings: Vec<(Result<Listing, ProviderError>, Vec<String>)> = par_map_each(&roots, |root| {
+        let mut root_log = Vec::new();
+        let listing = if root.trusted_host {
+            list_node(&root.path, collator, &mut root_log)
+        } else {
+            list_production(&root.path, collator)
+        };
+        (listing, root_log)
+    });
+    // Then the entries of every root are read and parsed on all cores...
+    let work: Vec<(usize, &Entry)> = listings
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (listing, _))| match listing {
+            Ok(Listing::Entries { entries, .. }) => entries.iter().map(|e| (i, e)).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let mut processed = par_map(&work, |(i, entry)| process_entry(&roots[*i], entry, options)).into_iter();
+    drop(work);
+    // ... and their results applied in the harness's order: warnings, candidates and the point
+    // where a provider failure stops the scan come out as its sequential loop makes them.
+    for (root_index, (root, (listing, root_log))) in roots.into_iter().zip(listings).enumerate() {
         let root_type = RootType::of(&root.path);
         let mut report =
             RootReport { root, root_type, status: RootStatus::Scanned, entries: Vec::new(), non_utf8: Vec::new() };
+        let listed = match &listing {
+            Ok(Listing::Entries { entries, .. }) => entries.len(),
+            _ => 0,
+        };
+        let mut results: Vec<EntryWork> = processed.by_ref().take(listed).collect();
         if scan.error.is_some() {
             report.status = RootStatus::NotReached;
             scan.roots.push(report);
             continue;
         }
-        let listing = if report.root.trusted_host {
-            list_node(&report.root.path, collator, log)
-        } else {
-            list_production(&report.root.path, collator)
-        };
+        log.extend(root_log);
         let entries = match listing {
             Ok(Listing::Absent) => {
                 report.status = RootStatus::Absent;
@@ -739,8 +765,7 @@ pub fn scan_provider(
                 continue;
             }
         };
-        let processed = par_map(&entries, |entry| process_entry(&report.root, entry, options));
-        for (entry, mut work) in entries.into_iter().zip(processed) {
+        for (entry, mut work) in entries.into_iter().zip(results.drain(..)) {
             if scan.error.is_some() {
                 break;
             }
@@ -767,13 +792,27 @@ pub fn scan_provider(
     scan
 }
 
-/// `f` over `items` on every available core, results in input order.
+/// `f` over `items` on every available core, results in input order. Items are handed out
+/// sixteen at a time; fewer than 32 items run on the calling thread.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if workers < 2 || items.len() < 32 {
+    par_map_chunked(items, 16, 32, f)
+}
+
+/// [`par_map`] for a few heavy items (root listings): one at a time, from two items on.
+pub fn par_map_each<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    par_map_chunked(items, 1, 2, f)
+}
+
+fn par_map_chunked<T: Sync, R: Send>(
+    items: &[T],
+    chunk: usize,
+    min_items: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8).min(items.len().div_ceil(chunk));
+    if workers < 2 || items.len() < min_items {
         return items.iter().map(&f).collect();
     }
-    let chunk = 16;
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
