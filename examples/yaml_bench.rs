@@ -1,6 +1,17 @@
-//! Dev tool: average parse time of a typical 5-line frontmatter.
+//! Dev tool: YAML parse time per frontmatter.
+//!
+//!     cargo run --release --example yaml_bench                 # a typical 5-line frontmatter
+//!     cargo run --release --example yaml_bench -- <dir>        # every *.md frontmatter under <dir>
+//!
+//! With a directory (e.g. a benchmark tree under target/bench/), it parses each file's
+//! frontmatter in a loop and reports the mean time per frontmatter, for profiling the YAML
+//! layer apart from file system work.
 use std::time::Instant;
+
 fn main() {
+    if let Some(dir) = std::env::args().nth(1) {
+        return corpus(&dir);
+    }
     let text = "name: pdf-tools\ndescription: Extract text and tables from PDF files. Use when the user asks about PDFs.\nwhenToUse: PDF work\nmetadata:\n  version: \"1.2\"\n";
     let n = 200_000;
     for _ in 0..1000 {
@@ -21,7 +32,34 @@ fn main() {
     println!("saphyr-parser events only: {:?}", saphyr_only(text, n));
 }
 
-#[allow(dead_code)]
+fn corpus(dir: &str) {
+    let mut texts = Vec::new();
+    for e in walkdir::WalkDir::new(dir).into_iter().flatten() {
+        if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md") {
+            let Ok(raw) = std::fs::read_to_string(e.path()) else { continue };
+            if let Ok(fm) = dsh_skills::skillfile::split_frontmatter(&raw) {
+                texts.push(raw[fm.yaml].to_string());
+            }
+        }
+    }
+    let rounds = (200_000 / texts.len().max(1)).max(1);
+    let t = Instant::now();
+    for _ in 0..rounds {
+        for text in &texts {
+            std::hint::black_box(dsh_skills::yaml::parse(std::hint::black_box(text)).ok());
+        }
+    }
+    let n = (rounds * texts.len()) as u32;
+    println!("{} frontmatters: {:?} per parse", texts.len(), t.elapsed() / n.max(1));
+    let t = Instant::now();
+    for _ in 0..rounds {
+        for text in &texts {
+            std::hint::black_box(saphyr_only(text, 1));
+        }
+    }
+    println!("saphyr-parser events only: {:?}", t.elapsed() / n.max(1));
+}
+
 fn saphyr_only(text: &str, n: u32) -> std::time::Duration {
     let t = Instant::now();
     for _ in 0..n {

@@ -13,7 +13,9 @@ pub struct Source<'a> {
     line_starts: std::cell::OnceCell<Vec<usize>>,
 }
 
-const CHECK: usize = 256;
+/// Checkpoint stride: a lookup walks at most this many chars (the composer asks for
+/// positions many times per node).
+const CHECK: usize = 16;
 
 impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Self {

@@ -445,6 +445,24 @@ pub trait Input {
         n_chars
     }
 
+    /// dsh-skills patch: append to `out` the run of characters at the head of the input that
+    /// continues a plain scalar on the current line: characters the scanner's per-character
+    /// loop would take (`next_can_be_plain_scalar`, no blank or break), with blanks only where
+    /// such a character other than `#` (and, in flow context, other than `-` before a flow
+    /// indicator) follows them. Returns the number of characters consumed; 0 when the input
+    /// offers no bulk copy.
+    fn fetch_plain_scalar_run(&mut self, _in_flow: bool, _out: &mut String) -> usize {
+        0
+    }
+
+    /// dsh-skills patch: append to `out` the run of characters at the head of the input that
+    /// a flow (quoted) scalar takes as they are: anything but breaks, `\0`, quotes and `\`,
+    /// with blanks only where an ordinary character follows them on the line. Returns the
+    /// number of characters consumed; 0 when the input offers no bulk copy.
+    fn fetch_flow_scalar_run(&mut self, _out: &mut String) -> usize {
+        0
+    }
+
     /// Fetch characters as long as they satisfy `is_yaml_non_space(c)`.
     ///
     /// The characters are consumed from the input.

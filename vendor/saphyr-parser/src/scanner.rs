@@ -2206,8 +2206,17 @@ impl<'input, T: Input> Scanner<'input, T> {
                     string.push(self.resolve_flow_scalar_escape_sequence(start_mark)?);
                 }
                 c => {
-                    string.push(c);
-                    self.skip_non_blank();
+                    // dsh-skills patch: copy a whole run of ordinary characters at once where
+                    // the input allows it (a `&str`); the marks advance as one step per char.
+                    let n = self.input.fetch_flow_scalar_run(string);
+                    if n == 0 {
+                        string.push(c);
+                        self.skip_non_blank();
+                    } else {
+                        self.mark.index += n;
+                        self.mark.col += n;
+                        self.leading_whitespace = false;
+                    }
                 }
             }
             self.input.lookahead(2);
@@ -2376,6 +2385,11 @@ impl<'input, T: Input> Scanner<'input, T> {
                 // We can unroll the first iteration of the loop.
                 string.push(self.input.peek());
                 self.skip_non_blank();
+                // dsh-skills patch: copy the rest of the line's scalar at once where the input
+                // allows it (a `&str`); the marks advance as one step per char.
+                let n = self.input.fetch_plain_scalar_run(self.flow_level > 0, &mut string);
+                self.mark.index += n;
+                self.mark.col += n;
                 string.reserve(self.input.bufmaxlen());
 
                 // Add content non-blank characters to the scalar.
