@@ -1,7 +1,7 @@
 //! Dev tool: YAML parse time per frontmatter.
 //!
 //!     cargo run --release --example yaml_bench                 # a typical 5-line frontmatter
-//!     cargo run --release --example yaml_bench -- <dir>        # every *.md frontmatter under <dir>
+//!     cargo run --release --example yaml_bench -- <dir> [n]    # every *.md frontmatter under <dir>
 //!
 //! With a directory (e.g. a benchmark tree under target/bench/), it parses each file's
 //! frontmatter in a loop and reports the mean time per frontmatter, for profiling the YAML
@@ -10,7 +10,8 @@ use std::time::Instant;
 
 fn main() {
     if let Some(dir) = std::env::args().nth(1) {
-        return corpus(&dir);
+        let parses = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(200_000);
+        return corpus(&dir, parses);
     }
     let text = "name: pdf-tools\ndescription: Extract text and tables from PDF files. Use when the user asks about PDFs.\nwhenToUse: PDF work\nmetadata:\n  version: \"1.2\"\n";
     let n = 200_000;
@@ -32,7 +33,8 @@ fn main() {
     println!("saphyr-parser events only: {:?}", saphyr_only(text, n));
 }
 
-fn corpus(dir: &str) {
+/// About `parses` parses, a whole number of rounds over the corpus.
+fn corpus(dir: &str, parses: usize) {
     let mut texts = Vec::new();
     for e in walkdir::WalkDir::new(dir).into_iter().flatten() {
         if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md") {
@@ -42,7 +44,7 @@ fn corpus(dir: &str) {
             }
         }
     }
-    let rounds = (200_000 / texts.len().max(1)).max(1);
+    let rounds = (parses / texts.len().max(1)).max(1);
     let t = Instant::now();
     for _ in 0..rounds {
         for text in &texts {

@@ -125,7 +125,7 @@ pub(crate) fn check_continuation(text: &str, start: usize, end: usize, required:
     if start >= end {
         return None;
     }
-    let mut ls = match b[start..end].iter().position(|&c| c == b'\n') {
+    let mut ls = match memchr::memchr(b'\n', &b[start..end]) {
         Some(i) => start + i + 1,
         None => return None,
     };

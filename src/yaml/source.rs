@@ -3,35 +3,77 @@
 
 use super::Pos;
 
-/// Text with lazily-built position tables.
+/// Text with position tables.
 pub struct Source<'a> {
     pub text: &'a str,
     ascii: bool,
-    /// For non-ASCII text: every `CHECK` chars, (byte offset, utf16 offset).
-    checkpoints: Vec<(usize, usize)>,
+    /// Every non-ASCII char, in order (empty for ASCII text): offsets are found from the char
+    /// index or byte offset by adding up the extra bytes and UTF-16 units of the wide chars
+    /// before it.
+    wide: Vec<Wide>,
+    /// Chars in the text.
+    chars: usize,
     /// Byte offsets of line starts (lines split on '\n').
     line_starts: std::cell::OnceCell<Vec<usize>>,
 }
 
-/// Checkpoint stride: a lookup walks at most this many chars (the composer asks for
-/// positions many times per node).
-const CHECK: usize = 16;
+/// A non-ASCII char and the running totals through it.
+#[derive(Clone, Copy, Debug)]
+struct Wide {
+    /// Its char index.
+    ci: usize,
+    /// Its byte offset.
+    byte: usize,
+    /// Bytes beyond one per char, through this char.
+    extra_bytes: usize,
+    /// UTF-16 units beyond one per char, through this char.
+    extra_units: usize,
+}
 
 impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Self {
         let ascii = text.is_ascii();
-        let mut checkpoints = Vec::new();
+        let mut wide = Vec::new();
+        let (mut extra_bytes, mut extra_units) = (0, 0);
         if !ascii {
-            let mut u16 = 0usize;
-            for (i, (b, c)) in text.char_indices().enumerate() {
-                if i % CHECK == 0 {
-                    checkpoints.push((b, u16));
+            let b = text.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] < 0x80 {
+                    // Skip ASCII a word at a time.
+                    let run = (i + 16).min(b.len());
+                    i = if b[i..run].is_ascii() { run } else { i + 1 };
+                    continue;
                 }
-                u16 += c.len_utf16();
+                let len = match b[i] {
+                    0xF0.. => 4,
+                    0xE0.. => 3,
+                    _ => 2,
+                };
+                let ci = i - extra_bytes;
+                extra_bytes += len - 1;
+                extra_units += usize::from(len == 4);
+                wide.push(Wide { ci, byte: i, extra_bytes, extra_units });
+                i += len;
             }
-            checkpoints.push((text.len(), u16)); // sentinel (may be out of stride)
         }
-        Source { text, ascii, checkpoints, line_starts: std::cell::OnceCell::new() }
+        Source { text, ascii, wide, chars: text.len() - extra_bytes, line_starts: std::cell::OnceCell::new() }
+    }
+
+    /// Extra bytes and UTF-16 units of the wide chars before char index `ci`.
+    fn extra_before_char(&self, ci: usize) -> (usize, usize) {
+        match self.wide.partition_point(|w| w.ci < ci) {
+            0 => (0, 0),
+            k => (self.wide[k - 1].extra_bytes, self.wide[k - 1].extra_units),
+        }
+    }
+
+    /// Extra bytes and UTF-16 units of the wide chars that start before byte offset `b`.
+    fn extra_before_byte(&self, b: usize) -> (usize, usize) {
+        match self.wide.partition_point(|w| w.byte < b) {
+            0 => (0, 0),
+            k => (self.wide[k - 1].extra_bytes, self.wide[k - 1].extra_units),
+        }
     }
 
     /// Char index -> (byte offset, utf16 offset).
@@ -40,26 +82,28 @@ impl<'a> Source<'a> {
             let b = ci.min(self.text.len());
             return (b, b);
         }
-        // the last real checkpoint at or before `ci`
-        let k = (ci / CHECK).min(self.checkpoints.len() - 2);
-        let (mut b, mut u) = self.checkpoints[k];
-        for c in self.text[b..].chars().take(ci - k * CHECK) {
-            b += c.len_utf8();
-            u += c.len_utf16();
-        }
-        (b, u)
+        let ci = ci.min(self.chars);
+        let (bytes, units) = self.extra_before_char(ci);
+        (ci + bytes, ci + units)
     }
 
     pub fn line_starts(&self) -> &Vec<usize> {
         self.line_starts.get_or_init(|| {
             let mut v = vec![0];
-            for (i, b) in self.text.bytes().enumerate() {
-                if b == b'\n' {
-                    v.push(i + 1);
-                }
-            }
+            v.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
             v
         })
+    }
+
+    /// Chars and UTF-16 units in `text[a..b]` (char boundaries).
+    fn counts(&self, a: usize, b: usize) -> (usize, usize) {
+        if self.ascii {
+            return (b - a, b - a);
+        }
+        let (ba, ua) = self.extra_before_byte(a);
+        let (bb, ub) = self.extra_before_byte(b);
+        let chars = (b - a) - (bb - ba);
+        (chars, chars + (ub - ua))
     }
 
     /// Line index (0-based) containing byte offset `b`.
@@ -81,15 +125,13 @@ impl<'a> Source<'a> {
         let b = self.floor(b);
         let line = self.line_of_byte(b);
         let ls = self.line_starts()[line];
-        let seg = &self.text[ls..b];
-        let (col, col16) =
-            if self.ascii { (seg.len(), seg.len()) } else { (seg.chars().count(), seg.encode_utf16().count()) };
+        let (col, col16) = self.counts(ls, b);
         Pos { line: line + 1, col: col + 1, col_utf16: col16 + 1, byte: b }
     }
 
     /// UTF-16 length of `text[a..b]` (byte offsets).
     pub fn utf16_len(&self, a: usize, b: usize) -> usize {
-        if self.ascii { b - a } else { self.text[a..b].encode_utf16().count() }
+        self.counts(a, b).1
     }
 }
 
@@ -159,4 +201,38 @@ pub fn pretty_suffix(src: &Source<'_>, start: usize, end: Option<usize>) -> (Str
         out.push('\n');
     }
     (out, pos)
+}
+
+#[cfg(test)]
+mod position_tests {
+    use super::Source;
+
+    /// The tables agree with walking the chars, on mixed ASCII, 2-, 3- and 4-byte text.
+    #[test]
+    fn offsets_match_a_char_walk() {
+        let pieces = ["a", "b\n", " ", "é", "数", "😀", "\r\n", "\u{FEFF}", "xyz", "\n"];
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let mut text = String::new();
+            for _ in 0..(seed % 60) {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let src = Source::new(&text);
+            let chars: Vec<(usize, char)> = text.char_indices().collect();
+            let mut units = 0;
+            for (ci, &(b, c)) in chars.iter().enumerate() {
+                assert_eq!(src.char_to_offsets(ci), (b, units), "{text:?} char {ci}");
+                assert_eq!(src.utf16_len(0, b), units);
+                let ls = text[..b].rfind('\n').map_or(0, |i| i + 1);
+                let pos = src.pos_of_byte(b);
+                assert_eq!(pos.col, text[ls..b].chars().count() + 1);
+                assert_eq!(pos.col_utf16, text[ls..b].encode_utf16().count() + 1);
+                units += c.len_utf16();
+            }
+            let end = src.char_to_offsets(chars.len());
+            assert_eq!(end, (text.len(), units));
+            assert_eq!(src.char_to_offsets(chars.len() + 5), end, "clamped past the end");
+        }
+    }
 }

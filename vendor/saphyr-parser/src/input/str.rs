@@ -373,36 +373,32 @@ impl Input for StrInput<'_> {
     fn fetch_plain_scalar_run(&mut self, in_flow: bool, out: &mut String) -> usize {
         let bytes = self.buffer.as_bytes();
         let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
-        let is_flow_byte = |b: u8| matches!(b, b',' | b'[' | b']' | b'{' | b'}');
+        let blank = |b: u8| b == b' ' || b == b'\t';
         let blank_or_breakz = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0);
-        // Whether the character at `i` is one the per-character loop takes.
-        let takes = |i: usize| -> bool {
-            match at(i) {
-                b' ' | b'\t' | b'\r' | b'\n' | 0 => false,
-                b':' => !(blank_or_breakz(at(i + 1)) || in_flow && is_flow_byte(at(i + 1))),
-                0xEF => !(at(i + 1) == 0xBB && at(i + 2) == 0xBF), // U+FEFF
-                b if in_flow && is_flow_byte(b) => false,
-                _ => true,
+        let mut end = if in_flow {
+            0 // flow context: the scanner's own loop
+        } else {
+            // The line ends the run; inside it only `:`, `#` and U+FEFF can.
+            let line = memchr::memchr3(b'\r', b'\n', 0, bytes).unwrap_or(bytes.len());
+            let mut from = 0;
+            loop {
+                let Some(i) = memchr::memchr3(b':', b'#', 0xEF, &bytes[from..line]).map(|i| from + i) else {
+                    break line;
+                };
+                let stops = match bytes[i] {
+                    b':' => blank_or_breakz(at(i + 1)),
+                    b'#' => i > 0 && blank(bytes[i - 1]),
+                    _ => at(i + 1) == 0xBB && at(i + 2) == 0xBF, // U+FEFF
+                };
+                if stops {
+                    break i;
+                }
+                from = i + 1;
             }
         };
-        let mut end = 0;
-        loop {
-            while end < bytes.len() && takes(end) {
-                end += 1;
-            }
-            let mut next = end;
-            while matches!(at(next), b' ' | b'\t') {
-                next += 1;
-            }
-            let resumes = next > end
-                && next < bytes.len()
-                && at(next) != b'#'
-                && !(in_flow && at(next) == b'-' && is_flow_byte(at(next + 1)))
-                && takes(next);
-            if !resumes {
-                break;
-            }
-            end = next;
+        // Blanks before the stop stay with the scanner (it decides what they mean).
+        while end > 0 && blank(bytes[end - 1]) {
+            end -= 1;
         }
         // A stop is an ASCII byte or the first byte of U+FEFF: `end` is a char boundary.
         let run = &self.buffer[..end];
@@ -414,38 +410,16 @@ impl Input for StrInput<'_> {
 
     // dsh-skills patch: bulk copy of a quoted scalar's ordinary characters (see `Input`).
     fn fetch_flow_scalar_run(&mut self, out: &mut String) -> usize {
-        /// 0: taken as is; 1: blank; 2: ends the run (break, `\0`, quote, backslash).
-        const CLASS: [u8; 256] = {
-            let mut t = [0u8; 256];
-            t[b' ' as usize] = 1;
-            t[b'\t' as usize] = 1;
-            t[b'\r' as usize] = 2;
-            t[b'\n' as usize] = 2;
-            t[0] = 2;
-            t[b'\'' as usize] = 2;
-            t[b'"' as usize] = 2;
-            t[b'\\' as usize] = 2;
-            t
-        };
         let bytes = self.buffer.as_bytes();
-        let mut end = 0;
-        loop {
-            while end < bytes.len() && CLASS[bytes[end] as usize] == 0 {
-                end += 1;
-            }
-            // Blanks inside a line are content when an ordinary character follows them (the
-            // scanner's own loop would keep them as they are); other blanks are left to it.
-            let mut next = end;
-            while next < bytes.len() && CLASS[bytes[next] as usize] == 1 {
-                next += 1;
-            }
-            if next > end && next < bytes.len() && CLASS[bytes[next] as usize] == 0 {
-                end = next;
-            } else {
-                break;
-            }
+        // Breaks, `\0`, quotes and `\` end the run; blanks just before them stay with the
+        // scanner, blanks followed by anything else are content as they are.
+        let stop = |a: Option<usize>, b: Option<usize>| a.into_iter().chain(b).min().unwrap_or(bytes.len());
+        let mut end =
+            stop(memchr::memchr3(b'\r', b'\n', 0, bytes), memchr::memchr3(b'\'', b'"', b'\\', bytes));
+        while end > 0 && matches!(bytes[end - 1], b' ' | b'\t') {
+            end -= 1;
         }
-        // Every class-1/2 byte is ASCII, so the run ends on a char boundary.
+        // Every stop is ASCII, so the run ends on a char boundary.
         let run = &self.buffer[..end];
         let chars = run.bytes().filter(|&b| (b as i8) >= -0x40).count();
         out.push_str(run);
