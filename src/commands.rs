@@ -107,7 +107,7 @@ fn human_or_json(g: &GlobalArgs, command: &str) -> anyhow::Result<bool> {
     }
 }
 
-fn write_json(io: &mut Io, value: &serde_json::Value) -> io::Result<()> {
+fn write_json(io: &mut Io, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *io.out, value)?;
     writeln!(io.out)
 }
@@ -123,11 +123,7 @@ fn list(
     let json = human_or_json(g, "list")?;
     let snap = Snapshot::discover(settings, env);
     if json {
-        let mut value = report::list(&snap);
-        if let serde_json::Value::Object(m) = &mut value {
-            m.insert("config".into(), config::report::json(config));
-        }
-        write_json(io, &value)?;
+        write_json(io, &report::list(&snap, config::report::json(config)))?;
     } else {
         let config_lines = config::report::human(config);
         io.out.write_all(human::list(&snap, &io.term, args.verbose, &config_lines).as_bytes())?;

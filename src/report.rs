@@ -8,77 +8,149 @@ use crate::discover::ProjectRootReason;
 use crate::explain::{Explanation, Verdict};
 use crate::human::CatalogStats;
 use crate::snapshot::{Catalog, NoCatalog, Snapshot};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// A candidate or winner as the contract shows it.
-pub fn candidate(c: &Candidate) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), c.skill.name.clone().into());
-    m.insert("source".into(), c.source.into());
-    m.insert("rank".into(), c.rank.into());
-    m.insert("provider".into(), c.provider.clone().into());
-    if let Some(path) = &c.path {
-        m.insert("path".into(), path.clone().into());
-    }
-    m.insert("resourceBase".into(), json!({"kind": "directory", "path": c.resource_base}));
-    m.insert("description".into(), c.skill.description.clone().into());
-    if let Some(w) = &c.skill.when_to_use {
-        m.insert("whenToUse".into(), w.clone().into());
-    }
-    m.insert("invocation".into(), serde_json::to_value(c.skill.invocation).unwrap_or(Value::Null));
-    if let Some(meta) = &c.skill.metadata {
-        m.insert("metadata".into(), meta.to_json());
-    }
-    Value::Object(m)
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidateOut<'a> {
+    name: &'a str,
+    source: &'a str,
+    rank: u32,
+    provider: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    resource_base: ResourceBase<'a>,
+    description: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    when_to_use: Option<&'a str>,
+    invocation: crate::skillfile::Invocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<Value>,
 }
 
-/// `list --format json`.
-pub fn list(s: &Snapshot) -> Value {
-    let mut m = Map::new();
-    m.insert("harnessVersion".into(), HARNESS_VERSION.into());
-    m.insert("cwd".into(), s.cwd.clone().into());
-    m.insert("projectRoot".into(), s.project_root.as_ref().map(|(p, _)| p.clone()).into());
-    let roots: Vec<Value> = s
-        .scans()
-        .flat_map(|(_, scan)| &scan.roots)
-        .map(|r| {
-            json!({
-                "path": r.root.path,
-                "source": r.root.source,
-                "rank": r.root.rank,
-                "exists": r.root_type.exists(),
-                "type": r.root_type.label(),
-            })
-        })
-        .collect();
-    m.insert("roots".into(), roots.into());
-    m.insert("complete".into(), s.complete.into());
-    if let Some((_, e)) = s.provider_errors().next() {
-        m.insert("providerError".into(), e.into());
+#[derive(Serialize)]
+struct ResourceBase<'a> {
+    kind: &'static str,
+    path: &'a str,
+}
+
+impl<'a> CandidateOut<'a> {
+    pub fn new(c: &'a Candidate) -> Self {
+        CandidateOut {
+            name: &c.skill.name,
+            source: c.source,
+            rank: c.rank,
+            provider: &c.provider,
+            path: c.path.as_deref(),
+            resource_base: ResourceBase { kind: "directory", path: &c.resource_base },
+            description: &c.skill.description,
+            when_to_use: c.skill.when_to_use.as_deref(),
+            invocation: c.skill.invocation,
+            metadata: c.skill.metadata.as_ref().map(|m| m.to_json()),
+        }
     }
-    m.insert("candidates".into(), s.candidates.iter().map(candidate).collect::<Vec<_>>().into());
-    m.insert("skills".into(), s.winners().map(candidate).collect::<Vec<_>>().into());
-    let shadowed: Vec<Value> = s
-        .shadowed
-        .iter()
-        .map(|sh| {
-            let (l, w) = (&s.candidates[sh.loser], &s.candidates[sh.winner]);
-            json!({
-                "name": l.skill.name,
-                "source": l.source,
-                "rank": l.rank,
-                "path": l.path,
-                "winnerSource": w.source,
-                "winnerPath": w.path,
+}
+
+/// [`CandidateOut`] as a value, for documents that add fields to it.
+pub fn candidate(c: &Candidate) -> Value {
+    serde_json::to_value(CandidateOut::new(c)).unwrap_or(Value::Null)
+}
+
+/// `list --format json`, serialized as it is written (10,000 skills make 20,000 candidate
+/// objects; no tree of values is built for them).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListDoc<'a> {
+    harness_version: &'static str,
+    cwd: Option<&'a str>,
+    project_root: Option<&'a str>,
+    roots: Vec<RootOut<'a>>,
+    complete: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider_error: Option<&'a str>,
+    candidates: Candidates<'a, std::slice::Iter<'a, Candidate>>,
+    skills: Candidates<'a, Box<dyn Iterator<Item = &'a Candidate> + 'a>>,
+    shadowed: Vec<ShadowedOut<'a>>,
+    warnings: &'a [String],
+    notes: Vec<&'a String>,
+    locale: &'a str,
+    config: Value,
+}
+
+#[derive(Serialize)]
+struct RootOut<'a> {
+    path: &'a str,
+    source: &'a str,
+    rank: u32,
+    exists: bool,
+    #[serde(rename = "type")]
+    kind: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ShadowedOut<'a> {
+    name: &'a str,
+    source: &'a str,
+    rank: u32,
+    path: Option<&'a str>,
+    winner_source: &'a str,
+    winner_path: Option<&'a str>,
+}
+
+/// Candidates converted one at a time while they are written.
+pub struct Candidates<'a, I: Iterator<Item = &'a Candidate>>(std::cell::Cell<Option<I>>);
+
+impl<'a, I: Iterator<Item = &'a Candidate>> Serialize for Candidates<'a, I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let items = self.0.take().into_iter().flatten();
+        serializer.collect_seq(items.map(CandidateOut::new))
+    }
+}
+
+/// `list --format json`, with the configuration report (`config`) last.
+pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
+    ListDoc {
+        harness_version: HARNESS_VERSION,
+        cwd: s.cwd.as_deref(),
+        project_root: s.project_root.as_ref().map(|(p, _)| p.as_str()),
+        roots: s
+            .scans()
+            .flat_map(|(_, scan)| &scan.roots)
+            .map(|r| RootOut {
+                path: &r.root.path,
+                source: r.root.source,
+                rank: r.root.rank,
+                exists: r.root_type.exists(),
+                kind: r.root_type.label(),
             })
-        })
-        .collect();
-    m.insert("shadowed".into(), shadowed.into());
-    m.insert("warnings".into(), s.warnings.clone().into());
-    let notes: Vec<&String> = s.scans().flat_map(|(_, scan)| &scan.notes).collect();
-    m.insert("notes".into(), json!(notes));
-    m.insert("locale".into(), s.locale.clone().into());
-    Value::Object(m)
+            .collect(),
+        complete: s.complete,
+        provider_error: s.provider_errors().next().map(|(_, e)| e),
+        candidates: Candidates(std::cell::Cell::new(Some(s.candidates.iter()))),
+        skills: Candidates(std::cell::Cell::new(Some(Box::new(s.winners())))),
+        shadowed: s
+            .shadowed
+            .iter()
+            .map(|sh| {
+                let (l, w) = (&s.candidates[sh.loser], &s.candidates[sh.winner]);
+                ShadowedOut {
+                    name: &l.skill.name,
+                    source: l.source,
+                    rank: l.rank,
+                    path: l.path.as_deref(),
+                    winner_source: w.source,
+                    winner_path: w.path.as_deref(),
+                }
+            })
+            .collect(),
+        warnings: &s.warnings,
+        notes: s.scans().flat_map(|(_, scan)| &scan.notes).collect(),
+        locale: &s.locale,
+        config,
+    }
 }
 
 fn entry(e: &CatalogEntry) -> Value {
