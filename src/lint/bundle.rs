@@ -98,8 +98,7 @@ fn is_windows_absolute(t: &str) -> bool {
 pub fn scan(body: &str) -> Vec<Reference> {
     let mut refs = Vec::new();
     // A body without brackets, backticks or slashes references nothing (one SIMD pass).
-    if memchr::memchr3(b'[', b']', b'`', body.as_bytes()).is_none() && memchr::memchr(b'/', body.as_bytes()).is_none()
-    {
+    if memchr::memchr3(b'[', b']', b'`', body.as_bytes()).is_none() && memchr::memchr(b'/', body.as_bytes()).is_none() {
         return refs;
     }
     let mut in_fence: Option<&str> = None;

@@ -1414,7 +1414,8 @@ impl<'a> Ctx<'a> {
     fn check_body(&self, fm: &Frontmatter, findings: &mut Vec<Finding>) {
         let body = &self.text[fm.body.clone()];
         // As many lines as `split_inclusive('\n')` yields: the newlines, plus an unterminated last line.
-        let lines = memchr::memchr_iter(b'\n', body.as_bytes()).count() + usize::from(!body.is_empty() && !body.ends_with('\n'));
+        let lines = memchr::memchr_iter(b'\n', body.as_bytes()).count()
+            + usize::from(!body.is_empty() && !body.ends_with('\n'));
         if lines > MAX_BODY_LINES {
             let first_body_line = self.src.line_of(self.file(fm.body.start));
             let over = self.src.line_range(first_body_line + MAX_BODY_LINES);

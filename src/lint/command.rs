@@ -7,7 +7,7 @@ use super::{Compat, FileFix, Finding, Report, Severity, bundle, fix, rules, targ
 use crate::cli::{CompatTarget, Deny, FailOn, Format, GlobalArgs, LintArgs};
 use crate::commands::{EXIT_OK, Io, UsageError};
 use crate::discover::Environment;
-use crate::snapshot::{Settings, Snapshot};
+use crate::snapshot::Settings;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::ops::Range;
@@ -74,6 +74,8 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         result.report.fixes = fixes;
         result.report.summary.fixed = applied;
     }
+    // Like the snapshot, the run's files and findings stay until the process exits.
+    let result = std::mem::ManuallyDrop::new(result);
     let report = &result.report;
     let text = match g.format {
         Format::Human => {
@@ -125,7 +127,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         // Discovery keeps each file's bytes and YAML parse, so no file is read or parsed twice.
         let mut settings = settings.clone();
         settings.scan.keep_source = true;
-        targets::from_snapshot(&Snapshot::discover(&settings, env))
+        targets::from_snapshot(&crate::commands::discover(&settings, env))
     } else {
         targets::from_paths(paths, settings, env)?
     };
