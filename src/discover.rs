@@ -690,9 +690,9 @@ pub struct SourceFile {
 
 /// Run the filesystem provider's `list({cwd})`. Harness warnings go to `log` in order.
 ///
-/// Listing, reading and parsing run on all cores, across roots; their results are then applied
-/// in root and entry order, so warnings, candidate order and the point where a provider failure
-/// stops the scan are exactly what the harness's sequential loop produces.
+/// Roots are listed concurrently; within a root, reading and parsing run on all cores; results
+/// are applied in root and entry order, so warnings, candidate order and the point where a
+/// provider failure stops the scan are exactly what the harness's sequential loop produces.
 pub fn scan_provider(
     provider: &ResolvedProvider,
     project_root: Option<&str>,
@@ -720,28 +720,14 @@ pub fn scan_provider(
         };
         (listing, root_log)
     });
-    // Then the entries of every root are read and parsed on all cores...
-    let work: Vec<(usize, &Entry)> = listings
-        .iter()
-        .enumerate()
-        .flat_map(|(i, (listing, _))| match listing {
-            Ok(Listing::Entries { entries, .. }) => entries.iter().map(|e| (i, e)).collect(),
-            _ => Vec::new(),
-        })
-        .collect();
-    let mut processed = par_map(&work, |(i, entry)| process_entry(&roots[*i], entry, options)).into_iter();
-    drop(work);
-    // ... and their results applied in the harness's order: warnings, candidates and the point
-    // where a provider failure stops the scan come out as its sequential loop makes them.
+    // Then, root by root, the entries are read and parsed on all cores and their results applied
+    // in the harness's order: warnings, candidates and the point where a provider failure stops
+    // the scan come out as its sequential loop makes them. (One root at a time keeps only that
+    // root's intermediate results in memory.)
     for (root_index, (root, (listing, root_log))) in roots.into_iter().zip(listings).enumerate() {
         let root_type = RootType::of(&root.path);
         let mut report =
             RootReport { root, root_type, status: RootStatus::Scanned, entries: Vec::new(), non_utf8: Vec::new() };
-        let listed = match &listing {
-            Ok(Listing::Entries { entries, .. }) => entries.len(),
-            _ => 0,
-        };
-        let mut results: Vec<EntryWork> = processed.by_ref().take(listed).collect();
         if scan.error.is_some() {
             report.status = RootStatus::NotReached;
             scan.roots.push(report);
@@ -765,7 +751,8 @@ pub fn scan_provider(
                 continue;
             }
         };
-        for (entry, mut work) in entries.into_iter().zip(results.drain(..)) {
+        let results = par_map(&entries, |entry| process_entry(&report.root, entry, options));
+        for (entry, mut work) in entries.into_iter().zip(results) {
             if scan.error.is_some() {
                 break;
             }
