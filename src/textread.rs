@@ -312,6 +312,26 @@ mod tests {
     }
 
     #[test]
+    fn read_all_open_reads_the_whole_file_even_when_it_grew_after_fstat() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.md");
+        std::fs::write(&path, b"").unwrap();
+        let mut f = std::fs::File::open(&path).unwrap();
+        let meta = f.metadata().unwrap();
+        assert_eq!(read_all_open(&mut f, &meta).unwrap(), b"");
+        std::fs::write(&path, b"---\nname: a\n").unwrap();
+        let mut f = std::fs::File::open(&path).unwrap();
+        let meta = f.metadata().unwrap();
+        assert_eq!(read_all_open(&mut f, &meta).unwrap(), b"---\nname: a\n");
+        // Appended between fstat and read: the stale size must not cut the file short.
+        let mut f = std::fs::File::open(&path).unwrap();
+        let stale = f.metadata().unwrap();
+        let big = "x".repeat(100_000);
+        std::fs::write(&path, format!("---\nname: a\n{big}")).unwrap();
+        assert_eq!(read_all_open(&mut f, &stale).unwrap().len(), 12 + big.len());
+    }
+
+    #[test]
     fn the_kept_prefix_splits_like_the_whole_text() {
         let cases: [&[u8]; 10] = [
             b"---\nname: a\n---\nbody\nmore body\n",

@@ -403,6 +403,25 @@ mod tests {
         scan(body).into_iter().map(|r| r.target).collect()
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_found_at_any_depth_in_name_order_outside_git_and_node_modules() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for d in ["b/c/d", ".git", "node_modules", "a"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        std::fs::write(root.join("SKILL.md"), "x").unwrap();
+        for link in ["b/c/d/deep", "a/z", "a/y", ".git/hidden", "node_modules/dep", "top"] {
+            std::os::unix::fs::symlink("/nowhere", root.join(link)).unwrap();
+        }
+        // A link to a directory is reported, not followed.
+        std::os::unix::fs::symlink(root.join("b"), root.join("b/c/loop")).unwrap();
+        let found: Vec<String> =
+            symlinks_under(root).iter().map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(found, ["a/y", "a/z", "b/c/d/deep", "b/c/loop", "top"]);
+    }
+
     #[test]
     fn finds_references() {
         let body = "See [the guide](references/guide.md#part) and ![img](<assets/a b.png>).\n\
