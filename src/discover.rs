@@ -790,13 +790,20 @@ pub fn par_map_each<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
     par_map_chunked(items, 1, 2, f)
 }
 
+/// The cores this process may use, asked once: on Linux the answer reads cgroup files, which
+/// cost more than the work of a small root.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 fn par_map_chunked<T: Sync, R: Send>(
     items: &[T],
     chunk: usize,
     min_items: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8).min(items.len().div_ceil(chunk));
+    let workers = cores().min(8).min(items.len().div_ceil(chunk));
     if workers < 2 || items.len() < min_items {
         return items.iter().map(&f).collect();
     }
