@@ -867,26 +867,37 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
     let kept = match (options.keep_source, root.trusted_host, &key) {
         (false, _, _) => None,
         (true, true, _) => read_node_bytes(&path),
-        (true, false, Some(key)) => read_production_bytes(&path, key),
+        (true, false, Some(key)) => read_production_bytes(key),
         (true, false, None) => None,
     };
-    if let Some((read, bytes)) = kept {
-        // As below, but the bytes and the YAML parse are kept for lint.
-        let (parsed, yaml) = match &read {
-            Ok(ReadOutcome::Text(text)) => match skillfile::split_frontmatter(text) {
-                Ok(fm) => {
-                    let yaml = crate::yaml::parse(&text[fm.yaml.clone()]);
-                    (Some(skillfile::validate_parsed(text, fm, yaml.as_ref(), options.keep_content)), Some(yaml))
-                }
-                Err(e) => (Some(Err(Rejection::Missing(skillfile::MissingReason::Fences(e)))), None),
-            },
-            _ => (None, None),
+    if let Some(bytes) = kept {
+        // As below, but the bytes and the YAML parse are kept for lint, and the text is
+        // borrowed from the bytes instead of copied.
+        let text: Result<std::borrow::Cow<'_, str>, _> = if root.trusted_host {
+            // Plain Node decodes the whole file, replacing invalid sequences and keeping a BOM.
+            Ok(String::from_utf8_lossy(&bytes))
+        } else {
+            match textread::decode_strict(&bytes) {
+                Ok(textread::Strict::Text(text)) => Ok(std::borrow::Cow::Borrowed(text)),
+                Ok(textread::Strict::Binary) => Err(decoded(&path, Ok(Decoded::Binary))),
+                Ok(textread::Strict::InvalidUtf8) => Err(decoded(&path, Ok(Decoded::InvalidUtf8))),
+                Err(e) => Err(decoded(&path, Err(e))),
+            }
+        };
+        let (read, parsed, yaml) = match text {
+            Ok(text) => {
+                let (parsed, yaml) = match skillfile::split_frontmatter(&text) {
+                    Ok(fm) => {
+                        let yaml = crate::yaml::parse(&text[fm.yaml.clone()]);
+                        (skillfile::validate_parsed(&text, fm, yaml.as_ref(), options.keep_content), Some(yaml))
+                    }
+                    Err(e) => (Err(Rejection::Missing(skillfile::MissingReason::Fences(e))), None),
+                };
+                (Ok(ReadOutcome::Text(String::new())), Some(parsed), yaml)
+            }
+            Err(outcome) => (outcome, None, None),
         };
         let source = Some(std::sync::Arc::new(SourceFile { bytes, yaml }));
-        let read = read.map(|r| match r {
-            ReadOutcome::Text(_) => ReadOutcome::Text(String::new()),
-            other => other,
-        });
         return EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source }));
     }
     let read = match (&key, root.trusted_host) {
@@ -905,21 +916,19 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
     EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source: None }))
 }
 
-/// [`read_production_at`] for a regular file that is not a symlink, keeping its bytes; `None`
-/// (take the usual route) for anything else.
-fn read_production_bytes(path: &str, key: &str) -> Option<(Result<ReadOutcome, ProviderError>, Vec<u8>)> {
+/// The bytes of `key` for [`read_production_at`] when it is a regular file that is not a
+/// symlink; `None` (take the usual route) for anything else.
+fn read_production_bytes(key: &str) -> Option<Vec<u8>> {
     let (mut file, meta) = textread::open_no_follow(key).ok()?;
     if !meta.file_type().is_file() || meta.len() > textread::NODE_MAX_FILE {
         return None;
     }
-    let bytes = textread::read_all_open(&mut file, &meta).ok()?;
-    let read = decoded(path, textread::decode_strict(&bytes));
-    Some((read, bytes))
+    textread::read_all_open(&mut file, &meta).ok()
 }
 
-/// [`read_node`] for a regular file of ordinary size, keeping its bytes; `None` (take the
-/// usual route, which reports any error the same way) for anything else.
-fn read_node_bytes(path: &str) -> Option<(Result<ReadOutcome, ProviderError>, Vec<u8>)> {
+/// The bytes of `path` for [`read_node`] when it is a regular file of ordinary size; `None`
+/// (take the usual route, which reports any error the same way) for anything else.
+fn read_node_bytes(path: &str) -> Option<Vec<u8>> {
     /// Far below V8's string limit, so the lossy text cannot exceed it.
     const ORDINARY: u64 = 64 << 20;
     let mut file = nodefs::open_nonblocking(path).ok()?;
@@ -927,10 +936,7 @@ fn read_node_bytes(path: &str) -> Option<(Result<ReadOutcome, ProviderError>, Ve
     if !meta.file_type().is_file() || meta.len() > ORDINARY {
         return None;
     }
-    let bytes = textread::read_all_open(&mut file, &meta).ok()?;
-    // Plain Node decodes the whole file, replacing invalid sequences and keeping a BOM.
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    Some((Ok(ReadOutcome::Text(text)), bytes))
+    textread::read_all_open(&mut file, &meta).ok()
 }
 
 /// The ordered part: log warnings, record candidates, stop at a provider failure.

@@ -180,20 +180,28 @@ pub fn read_open(
     Ok(Decoded::Text(text))
 }
 
+/// [`decode_strict`]'s verdict: the text borrowed from the bytes, or why there is none.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Strict<'a> {
+    /// The text after one leading BOM.
+    Text(&'a str),
+    Binary,
+    InvalidUtf8,
+}
+
 /// The strict decoding of bytes already in memory, with the same verdicts as [`read_text`]
 /// (NUL in the first 8 KiB, one BOM stripped, strict UTF-8, V8's string limit).
-pub fn decode_strict(bytes: &[u8]) -> Result<Decoded, TextError> {
+pub fn decode_strict(bytes: &[u8]) -> Result<Strict<'_>, TextError> {
     if bytes[..bytes.len().min(BINARY_SAMPLE_BYTES)].contains(&0) {
-        return Ok(Decoded::Binary);
+        return Ok(Strict::Binary);
     }
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(body) {
-        Ok(text) if utf16_len_of_utf8(body) > V8_MAX_STRING => {
-            let _ = text;
+        Ok(_) if utf16_len_of_utf8(body) > V8_MAX_STRING => {
             Err(TextError::Js("Error: Cannot create a string longer than 0x1fffffe8 characters".into()))
         }
-        Ok(text) => Ok(Decoded::Text(text.to_string())),
-        Err(_) => Ok(Decoded::InvalidUtf8),
+        Ok(text) => Ok(Strict::Text(text)),
+        Err(_) => Ok(Strict::InvalidUtf8),
     }
 }
 
