@@ -688,6 +688,9 @@ pub struct SourceFile {
     pub yaml: Option<Result<crate::yaml::Parsed, crate::yaml::YamlError>>,
 }
 
+/// A root's listing and the warnings the listing itself logged.
+type RootListing = (Result<Listing, ProviderError>, Vec<String>);
+
 /// Run the filesystem provider's `list({cwd})`. Harness warnings go to `log` in order.
 ///
 /// Roots are listed concurrently; within a root, reading and parsing run on all cores; results
@@ -711,7 +714,7 @@ pub fn scan_provider(
     let roots = roots(provider, project_root);
     // Every root is listed up front, several at once. Listing opens no file and has no effect,
     // so a root the harness never reaches (after a provider failure) is listed for nothing.
-    let listings: Vec<(Result<Listing, ProviderError>, Vec<String>)> = par_map_each(&roots, |root| {
+    let listings: Vec<RootListing> = par_map_each(&roots, |root| {
         let mut root_log = Vec::new();
         let listing = if root.trusted_host {
             list_node(&root.path, collator, &mut root_log)
@@ -720,11 +723,23 @@ pub fn scan_provider(
         };
         (listing, root_log)
     });
-    // Then, root by root, the entries are read and parsed on all cores and their results applied
-    // in the harness's order: warnings, candidates and the point where a provider failure stops
-    // the scan come out as its sequential loop makes them. (One root at a time keeps only that
-    // root's intermediate results in memory.)
-    for (root_index, (root, (listing, root_log))) in roots.into_iter().zip(listings).enumerate() {
+    // Then the entries are read and parsed on all cores, a batch of roots at a time, and their
+    // results applied root by root in the harness's order: warnings, candidates and the point
+    // where a provider failure stops the scan come out as its sequential loop makes them.
+    // Batches hold up to `BATCH` entries: small roots share one parallel pass, and a large
+    // tree keeps only about one root's intermediate results in memory at once.
+    const BATCH: usize = 1024;
+    let counts: Vec<usize> = listings
+        .iter()
+        .map(|(listing, _)| match listing {
+            Ok(Listing::Entries { entries, .. }) => entries.len(),
+            _ => 0,
+        })
+        .collect();
+    let mut processed: Vec<Option<Vec<EntryWork>>> = roots.iter().map(|_| None).collect();
+    let mut listings: Vec<Option<RootListing>> = listings.into_iter().map(Some).collect();
+    for root_index in 0..roots.len() {
+        let root = roots[root_index].clone();
         let root_type = RootType::of(&root.path);
         let mut report =
             RootReport { root, root_type, status: RootStatus::Scanned, entries: Vec::new(), non_utf8: Vec::new() };
@@ -733,6 +748,27 @@ pub fn scan_provider(
             scan.roots.push(report);
             continue;
         }
+        if processed[root_index].is_none() {
+            // Start a batch here: this root and the following ones while they fit.
+            let mut end = root_index + 1;
+            let mut size = counts[root_index];
+            while end < counts.len() && size + counts[end] <= BATCH {
+                size += counts[end];
+                end += 1;
+            }
+            let work: Vec<(usize, &Entry)> = (root_index..end)
+                .flat_map(|i| match listings[i].as_ref().map(|(listing, _)| listing) {
+                    Some(Ok(Listing::Entries { entries, .. })) => entries.iter().map(|e| (i, e)).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let results = par_map(&work, |(i, entry)| process_entry(&roots[*i], entry, options));
+            let mut results = results.into_iter();
+            for (i, slot) in processed.iter_mut().enumerate().take(end).skip(root_index) {
+                slot.replace(results.by_ref().take(counts[i]).collect());
+            }
+        }
+        let (listing, root_log) = listings[root_index].take().expect("each root is applied once");
         log.extend(root_log);
         let entries = match listing {
             Ok(Listing::Absent) => {
@@ -751,7 +787,7 @@ pub fn scan_provider(
                 continue;
             }
         };
-        let results = par_map(&entries, |entry| process_entry(&report.root, entry, options));
+        let results = processed[root_index].take().unwrap_or_default();
         for (entry, mut work) in entries.into_iter().zip(results) {
             if scan.error.is_some() {
                 break;
