@@ -7,14 +7,23 @@ use super::Pos;
 pub struct Source<'a> {
     pub text: &'a str,
     ascii: bool,
-    /// Every non-ASCII char, in order (empty for ASCII text): offsets are found from the char
-    /// index or byte offset by adding up the extra bytes and UTF-16 units of the wide chars
-    /// before it.
-    wide: Vec<Wide>,
+    /// How offsets are found in non-ASCII text.
+    table: Table,
     /// Chars in the text.
     chars: usize,
     /// Byte offsets of line starts (lines split on '\n').
     line_starts: std::cell::OnceCell<Vec<usize>>,
+}
+
+enum Table {
+    /// Every non-ASCII char, in order: an offset is found by adding up the extra bytes and
+    /// UTF-16 units of the wide chars before it (a binary search). Used while wide chars are
+    /// few, which is the frontmatter case.
+    Wide(Vec<Wide>),
+    /// Text dense with non-ASCII chars (CJK, say): every `CHECK` chars, (byte offset, UTF-16
+    /// offset), plus a sentinel; lookups walk at most `CHECK` chars. Memory stays a fraction of
+    /// the text's size however long it is.
+    Checkpoints(Vec<(usize, usize)>),
 }
 
 /// A non-ASCII char and the running totals through it.
@@ -30,11 +39,20 @@ struct Wide {
     extra_units: usize,
 }
 
+/// Checkpoint stride of [`Table::Checkpoints`].
+const CHECK: usize = 64;
+
 impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Self {
+        Source::with_wide_limit(text, (text.len() / CHECK).max(4096))
+    }
+
+    /// `new`, switching to checkpoints past `limit` wide chars.
+    fn with_wide_limit(text: &'a str, limit: usize) -> Self {
         let ascii = text.is_ascii();
         let mut wide = Vec::new();
         let (mut extra_bytes, mut extra_units) = (0, 0);
+        let mut dense = false;
         if !ascii {
             let b = text.as_bytes();
             let mut i = 0;
@@ -44,6 +62,10 @@ impl<'a> Source<'a> {
                     let run = (i + 16).min(b.len());
                     i = if b[i..run].is_ascii() { run } else { i + 1 };
                     continue;
+                }
+                if wide.len() == limit {
+                    dense = true;
+                    break;
                 }
                 let len = match b[i] {
                     0xF0.. => 4,
@@ -57,23 +79,22 @@ impl<'a> Source<'a> {
                 i += len;
             }
         }
-        Source { text, ascii, wide, chars: text.len() - extra_bytes, line_starts: std::cell::OnceCell::new() }
-    }
-
-    /// Extra bytes and UTF-16 units of the wide chars before char index `ci`.
-    fn extra_before_char(&self, ci: usize) -> (usize, usize) {
-        match self.wide.partition_point(|w| w.ci < ci) {
-            0 => (0, 0),
-            k => (self.wide[k - 1].extra_bytes, self.wide[k - 1].extra_units),
-        }
-    }
-
-    /// Extra bytes and UTF-16 units of the wide chars that start before byte offset `b`.
-    fn extra_before_byte(&self, b: usize) -> (usize, usize) {
-        match self.wide.partition_point(|w| w.byte < b) {
-            0 => (0, 0),
-            k => (self.wide[k - 1].extra_bytes, self.wide[k - 1].extra_units),
-        }
+        let (table, chars) = if dense {
+            let mut checkpoints = Vec::with_capacity(text.len() / CHECK + 2);
+            let (mut chars, mut units) = (0, 0);
+            for (b, c) in text.char_indices() {
+                if chars % CHECK == 0 {
+                    checkpoints.push((b, units));
+                }
+                chars += 1;
+                units += c.len_utf16();
+            }
+            checkpoints.push((text.len(), units)); // sentinel (may be out of stride)
+            (Table::Checkpoints(checkpoints), chars)
+        } else {
+            (Table::Wide(wide), text.len() - extra_bytes)
+        };
+        Source { text, ascii, table, chars, line_starts: std::cell::OnceCell::new() }
     }
 
     /// Char index -> (byte offset, utf16 offset).
@@ -83,8 +104,22 @@ impl<'a> Source<'a> {
             return (b, b);
         }
         let ci = ci.min(self.chars);
-        let (bytes, units) = self.extra_before_char(ci);
-        (ci + bytes, ci + units)
+        match &self.table {
+            Table::Wide(wide) => match wide.partition_point(|w| w.ci < ci) {
+                0 => (ci, ci),
+                k => (ci + wide[k - 1].extra_bytes, ci + wide[k - 1].extra_units),
+            },
+            Table::Checkpoints(checkpoints) => {
+                // the last real checkpoint at or before `ci`
+                let k = (ci / CHECK).min(checkpoints.len() - 2);
+                let (mut b, mut u) = checkpoints[k];
+                for c in self.text[b..].chars().take(ci - k * CHECK) {
+                    b += c.len_utf8();
+                    u += c.len_utf16();
+                }
+                (b, u)
+            }
+        }
     }
 
     pub fn line_starts(&self) -> &Vec<usize> {
@@ -100,10 +135,23 @@ impl<'a> Source<'a> {
         if self.ascii {
             return (b - a, b - a);
         }
-        let (ba, ua) = self.extra_before_byte(a);
-        let (bb, ub) = self.extra_before_byte(b);
-        let chars = (b - a) - (bb - ba);
-        (chars, chars + (ub - ua))
+        match &self.table {
+            Table::Wide(wide) => {
+                let extra = |at: usize| match wide.partition_point(|w| w.byte < at) {
+                    0 => (0, 0),
+                    k => (wide[k - 1].extra_bytes, wide[k - 1].extra_units),
+                };
+                let ((ba, ua), (bb, ub)) = (extra(a), extra(b));
+                let chars = (b - a) - (bb - ba);
+                (chars, chars + (ub - ua))
+            }
+            Table::Checkpoints(_) => {
+                // chars: bytes that start one; UTF-16 units: one more per four-byte char
+                let seg = &self.text.as_bytes()[a..b];
+                let chars = seg.iter().filter(|&&c| (c as i8) >= -0x40).count();
+                (chars, chars + seg.iter().filter(|&&c| c >= 0xF0).count())
+            }
+        }
     }
 
     /// Line index (0-based) containing byte offset `b`.
@@ -214,25 +262,27 @@ mod position_tests {
         let mut seed = 7u64;
         for _ in 0..300 {
             let mut text = String::new();
-            for _ in 0..(seed % 60) {
+            for _ in 0..(seed % 200) {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
             }
-            let src = Source::new(&text);
-            let chars: Vec<(usize, char)> = text.char_indices().collect();
-            let mut units = 0;
-            for (ci, &(b, c)) in chars.iter().enumerate() {
-                assert_eq!(src.char_to_offsets(ci), (b, units), "{text:?} char {ci}");
-                assert_eq!(src.utf16_len(0, b), units);
-                let ls = text[..b].rfind('\n').map_or(0, |i| i + 1);
-                let pos = src.pos_of_byte(b);
-                assert_eq!(pos.col, text[ls..b].chars().count() + 1);
-                assert_eq!(pos.col_utf16, text[ls..b].encode_utf16().count() + 1);
-                units += c.len_utf16();
+            for limit in [usize::MAX, 3] {
+                let src = Source::with_wide_limit(&text, limit);
+                let chars: Vec<(usize, char)> = text.char_indices().collect();
+                let mut units = 0;
+                for (ci, &(b, c)) in chars.iter().enumerate() {
+                    assert_eq!(src.char_to_offsets(ci), (b, units), "{text:?} char {ci}");
+                    assert_eq!(src.utf16_len(0, b), units);
+                    let ls = text[..b].rfind('\n').map_or(0, |i| i + 1);
+                    let pos = src.pos_of_byte(b);
+                    assert_eq!(pos.col, text[ls..b].chars().count() + 1);
+                    assert_eq!(pos.col_utf16, text[ls..b].encode_utf16().count() + 1);
+                    units += c.len_utf16();
+                }
+                let end = src.char_to_offsets(chars.len());
+                assert_eq!(end, (text.len(), units));
+                assert_eq!(src.char_to_offsets(chars.len() + 5), end, "clamped past the end");
             }
-            let end = src.char_to_offsets(chars.len());
-            assert_eq!(end, (text.len(), units));
-            assert_eq!(src.char_to_offsets(chars.len() + 5), end, "clamped past the end");
         }
     }
 }
