@@ -218,6 +218,8 @@ fn huge_files() {
     let c = Case::new();
     let desc = "x".repeat(50 << 20);
     c.write("victim.md", &skill("victim", &desc, "b"));
+    // Dense non-ASCII text takes the YAML layer's checkpoint table (8 MB of CJK).
+    c.write("cjk.md", &skill("cjk", &"数据".repeat(1 << 20), "b"));
     let mut f = fs::File::create(c.skills().join("big.md")).unwrap();
     f.write_all(b"---\nname: big\ndescription: big body\n---\n").unwrap();
     let chunk = "lorem ipsum ".repeat(10_000);
