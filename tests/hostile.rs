@@ -210,6 +210,11 @@ fn pathological_yaml() {
     }
     keys.push_str("---\n");
     c.write("keys.md", keys.as_bytes());
+    // Scalars over many lines (1.6 MB each), quoted and plain: the scanner copies each line's
+    // text in one run and must stop at the line's end.
+    let lines = "  word word word\n".repeat(100_000);
+    c.write("quoted-lines.md", format!("---\nname: victim\ndescription: \"{lines}  end\"\n---\n").as_bytes());
+    c.write("plain-lines.md", format!("---\nname: victim\ndescription: start\n{lines}---\n").as_bytes());
     c.run_all("yaml");
 }
 

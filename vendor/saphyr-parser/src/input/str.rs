@@ -413,9 +413,10 @@ impl Input for StrInput<'_> {
         let bytes = self.buffer.as_bytes();
         // Breaks, `\0`, quotes and `\` end the run; blanks just before them stay with the
         // scanner, blanks followed by anything else are content as they are.
-        let stop = |a: Option<usize>, b: Option<usize>| a.into_iter().chain(b).min().unwrap_or(bytes.len());
-        let mut end =
-            stop(memchr::memchr3(b'\r', b'\n', 0, bytes), memchr::memchr3(b'\'', b'"', b'\\', bytes));
+        // Quotes are looked for within the line only: a search to the end of the input would
+        // make an unclosed quote over many lines quadratic.
+        let line = memchr::memchr3(b'\r', b'\n', 0, bytes).unwrap_or(bytes.len());
+        let mut end = memchr::memchr3(b'\'', b'"', b'\\', &bytes[..line]).unwrap_or(line);
         while end > 0 && matches!(bytes[end - 1], b' ' | b'\t') {
             end -= 1;
         }
