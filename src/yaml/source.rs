@@ -145,11 +145,19 @@ impl<'a> Source<'a> {
                 let chars = (b - a) - (bb - ba);
                 (chars, chars + (ub - ua))
             }
-            Table::Checkpoints(_) => {
-                // chars: bytes that start one; UTF-16 units: one more per four-byte char
-                let seg = &self.text.as_bytes()[a..b];
-                let chars = seg.iter().filter(|&&c| (c as i8) >= -0x40).count();
-                (chars, chars + seg.iter().filter(|&&c| c >= 0xF0).count())
+            Table::Checkpoints(checkpoints) => {
+                // (char index, UTF-16 offset) of a byte offset: from the last checkpoint at or
+                // before it, walk at most `CHECK` chars.
+                let real = &checkpoints[..checkpoints.len() - 1]; // without the sentinel
+                let at = |x: usize| {
+                    let k = real.partition_point(|&(byte, _)| byte <= x).saturating_sub(1);
+                    let (byte, units) = checkpoints[k];
+                    let seg = &self.text.as_bytes()[byte..x];
+                    let chars = seg.iter().filter(|&&c| (c as i8) >= -0x40).count();
+                    (k * CHECK + chars, units + chars + seg.iter().filter(|&&c| c >= 0xF0).count())
+                };
+                let ((ca, ua), (cb, ub)) = (at(a), at(b));
+                (cb - ca, ub - ua)
             }
         }
     }
@@ -279,6 +287,11 @@ mod position_tests {
                     assert_eq!(pos.col_utf16, text[ls..b].encode_utf16().count() + 1);
                     units += c.len_utf16();
                 }
+                assert_eq!(src.utf16_len(0, text.len()), units, "{text:?} whole");
+                let ls = text.rfind('\n').map_or(0, |i| i + 1);
+                let pos = src.pos_of_byte(text.len());
+                assert_eq!(pos.col, text[ls..].chars().count() + 1, "{text:?} end");
+                assert_eq!(pos.col_utf16, text[ls..].encode_utf16().count() + 1);
                 let end = src.char_to_offsets(chars.len());
                 assert_eq!(end, (text.len(), units));
                 assert_eq!(src.char_to_offsets(chars.len() + 5), end, "clamped past the end");
