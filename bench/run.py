@@ -171,7 +171,7 @@ def main():
         tree = os.path.join(OUT, f"tree-{n}")
         generate(n, tree)
         cmds = commands(tree)
-        runs = 5 if a.quick else (10 if n >= 10000 else 30)
+        runs = 5 if a.quick else (20 if n >= 10000 else 30)
         res = hyperfine(cmds, runs, 2 if a.quick else 3, os.path.join(OUT, f"hyperfine-{n}.json"))
         floor = res["floor (find + cat)"]["median"]
         for name, cmd in cmds.items():
