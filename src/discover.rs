@@ -682,8 +682,8 @@ impl Default for ScanOptions {
 /// A skill file as discovery read and parsed it, kept for `lint`.
 #[derive(Debug)]
 pub struct SourceFile {
-    /// The file's bytes, exactly as on disk.
-    pub bytes: Vec<u8>,
+    /// The file's bytes, exactly as on disk, until lint's check takes them (moved, not copied).
+    pub bytes: std::sync::Mutex<Vec<u8>>,
     /// `yaml::parse` of its frontmatter text, when it has fences.
     pub yaml: Option<Result<crate::yaml::Parsed, crate::yaml::YamlError>>,
 }
@@ -933,7 +933,7 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
             }
             Err(outcome) => (outcome, None, None),
         };
-        let source = Some(std::sync::Arc::new(SourceFile { bytes, yaml }));
+        let source = Some(std::sync::Arc::new(SourceFile { bytes: std::sync::Mutex::new(bytes), yaml }));
         return EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source }));
     }
     let read = match (&key, root.trusted_host) {

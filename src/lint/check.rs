@@ -139,8 +139,9 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     // The bytes (and YAML parse) discovery already has, read the way the harness reads them.
     let pre = subject.source.as_deref();
     let read = match pre {
-        Some(pre) => Ok(std::borrow::Cow::Borrowed(pre.bytes.as_slice())),
-        None => nodefs::read_file(path, path).map(std::borrow::Cow::Owned),
+        // Each file is checked once: its bytes move into the source text below.
+        Some(pre) => Ok(std::mem::take(&mut *pre.bytes.lock().unwrap_or_else(|e| e.into_inner()))),
+        None => nodefs::read_file(path, path),
     };
     let bytes = match read {
         Ok(b) => b,
@@ -179,13 +180,15 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             return result;
         }
     };
-    let source = SourceText::from_bytes(&bytes);
+    // Valid UTF-8 becomes the text without a copy; otherwise the bytes are kept beside it.
+    let (source, invalid) = SourceText::from_vec(bytes);
+    let bytes: &[u8] = invalid.as_deref().unwrap_or(source.text.as_bytes());
     let mut findings = Vec::new();
 
     // Decode as the harness does.
     let (shift, harness_text): (usize, &str) = if subject.node_mode {
         if !source.exact {
-            let at = first_invalid_utf8(&bytes);
+            let at = first_invalid_utf8(bytes);
             findings.push(
                 Finding::new(
                     "file-not-utf8",
@@ -231,7 +234,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
         }
         let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
         if !source.exact {
-            let at = first_invalid_utf8(&bytes);
+            let at = first_invalid_utf8(bytes);
             let warning = format!(
                 "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": invalid \
                  UTF-8 text"
@@ -246,7 +249,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
                 )
                 .at(at..at + 3)
                 .label("invalid UTF-8 starts here")
-                .help(latin1_hint(&bytes, at)),
+                .help(latin1_hint(bytes, at)),
             );
             result.harness_warning = Some(warning);
             result.findings = findings;

@@ -31,6 +31,18 @@ impl SourceText {
         SourceText::new(text, exact)
     }
 
+    /// [`SourceText::from_bytes`] taking the bytes: valid UTF-8 becomes the text without a
+    /// copy; invalid UTF-8 is decoded with replacements and the bytes are handed back.
+    pub fn from_vec(bytes: Vec<u8>) -> (SourceText, Option<Vec<u8>>) {
+        match String::from_utf8(bytes) {
+            Ok(text) => (SourceText::new(text, true), None),
+            Err(e) => {
+                let bytes = e.into_bytes();
+                (SourceText::new(String::from_utf8_lossy(&bytes).into_owned(), false), Some(bytes))
+            }
+        }
+    }
+
     pub fn new(text: String, exact: bool) -> SourceText {
         SourceText { text, exact, line_starts: std::sync::OnceLock::new() }
     }
