@@ -922,13 +922,7 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
         };
         let (read, parsed, yaml) = match text {
             Ok(text) => {
-                let (parsed, yaml) = match skillfile::split_frontmatter(&text) {
-                    Ok(fm) => {
-                        let yaml = crate::yaml::parse(&text[fm.yaml.clone()]);
-                        (skillfile::validate_parsed(&text, fm, yaml.as_ref(), options.keep_content), Some(yaml))
-                    }
-                    Err(e) => (Err(Rejection::Missing(skillfile::MissingReason::Fences(e))), None),
-                };
+                let (parsed, yaml) = skillfile::parse_skill_text_keeping_yaml(&text, options.keep_content);
                 (Ok(ReadOutcome::Text(String::new())), Some(parsed), yaml)
             }
             Err(outcome) => (outcome, None, None),

@@ -95,11 +95,6 @@ impl JsString {
 /// `normalized.length <= max ? normalized : normalized.slice(0, max - 3) + "..."`, counted in
 /// UTF-16 code units. The cut may split a surrogate pair, exactly as in the harness.
 /// `max` must be at least 3 (the harness rejects smaller limits).
-/// The length in UTF-16 code units (JavaScript's `.length`) of `s`.
-pub fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
-}
-
 /// The length [`truncate_utf16`] gives a string of `len` units.
 pub fn truncated_utf16_len(len: usize, max: usize) -> usize {
     if len <= max { len } else { max.saturating_sub(3) + 3 }

@@ -58,8 +58,8 @@ pub fn candidate(c: &Candidate) -> Value {
     serde_json::to_value(CandidateOut::new(c)).unwrap_or(Value::Null)
 }
 
-/// `list --format json`, serialized as it is written (10,000 skills make 20,000 candidate
-/// objects; no tree of values is built for them).
+/// `list --format json`, serialized from borrowed fields (10,000 skills make 20,000 candidate
+/// objects; no string is copied into a tree of values for them).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListDoc<'a> {
@@ -70,8 +70,8 @@ pub struct ListDoc<'a> {
     complete: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     provider_error: Option<&'a str>,
-    candidates: Candidates<'a, std::slice::Iter<'a, Candidate>>,
-    skills: Candidates<'a, Box<dyn Iterator<Item = &'a Candidate> + 'a>>,
+    candidates: Vec<CandidateOut<'a>>,
+    skills: Vec<CandidateOut<'a>>,
     shadowed: Vec<ShadowedOut<'a>>,
     warnings: &'a [String],
     notes: Vec<&'a String>,
@@ -100,16 +100,6 @@ struct ShadowedOut<'a> {
     winner_path: Option<&'a str>,
 }
 
-/// Candidates converted one at a time while they are written.
-pub struct Candidates<'a, I: Iterator<Item = &'a Candidate>>(std::cell::Cell<Option<I>>);
-
-impl<'a, I: Iterator<Item = &'a Candidate>> Serialize for Candidates<'a, I> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let items = self.0.take().into_iter().flatten();
-        serializer.collect_seq(items.map(CandidateOut::new))
-    }
-}
-
 /// `list --format json`, with the configuration report (`config`) last.
 pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
     ListDoc {
@@ -129,8 +119,8 @@ pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
             .collect(),
         complete: s.complete,
         provider_error: s.provider_errors().next().map(|(_, e)| e),
-        candidates: Candidates(std::cell::Cell::new(Some(s.candidates.iter()))),
-        skills: Candidates(std::cell::Cell::new(Some(Box::new(s.winners())))),
+        candidates: s.candidates.iter().map(CandidateOut::new).collect(),
+        skills: s.winners().map(CandidateOut::new).collect(),
         shadowed: s
             .shadowed
             .iter()

@@ -156,9 +156,23 @@ pub fn parse_skill_text(raw: &str) -> Result<ParsedSkill, Rejection> {
 
 /// [`parse_skill_text`], keeping the trimmed body only when `keep_content` is set.
 pub fn parse_skill_text_with(raw: &str, keep_content: bool) -> Result<ParsedSkill, Rejection> {
-    let fm = split_frontmatter(raw).map_err(|e| Rejection::Missing(MissingReason::Fences(e)))?;
-    let parsed = yaml::parse(&raw[fm.yaml.clone()]);
-    validate_parsed(raw, fm, parsed.as_ref(), keep_content)
+    parse_skill_text_keeping_yaml(raw, keep_content).0
+}
+
+/// [`parse_skill_text_with`], also handing back `yaml::parse` of the frontmatter (when it has
+/// fences) for callers that check the file further (lint) and must not parse it twice.
+#[allow(clippy::type_complexity)] // the two results, as each step returns them
+pub fn parse_skill_text_keeping_yaml(
+    raw: &str,
+    keep_content: bool,
+) -> (Result<ParsedSkill, Rejection>, Option<Result<yaml::Parsed, yaml::YamlError>>) {
+    match split_frontmatter(raw) {
+        Ok(fm) => {
+            let parsed = yaml::parse(&raw[fm.yaml.clone()]);
+            (validate_parsed(raw, fm, parsed.as_ref(), keep_content), Some(parsed))
+        }
+        Err(e) => (Err(Rejection::Missing(MissingReason::Fences(e))), None),
+    }
 }
 
 /// Steps (a) to (e) of spec 4.3 on a frontmatter already split and parsed, for callers that

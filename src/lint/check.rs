@@ -1202,7 +1202,7 @@ impl<'a> Ctx<'a> {
     /// `normalized`: the description as the catalog collapses it.
     fn check_truncation(&self, normalized: &str, findings: &mut Vec<Finding>) {
         let max = self.opts.max_description;
-        let normalized_len = js::utf16_len(normalized);
+        let normalized_len = normalized.encode_utf16().count();
         if js::truncated_utf16_len(normalized_len, max) == normalized_len {
             return;
         }

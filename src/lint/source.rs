@@ -23,16 +23,8 @@ pub struct Position {
 }
 
 impl SourceText {
-    pub fn from_bytes(bytes: &[u8]) -> SourceText {
-        let (text, exact) = match std::str::from_utf8(bytes) {
-            Ok(t) => (t.to_string(), true),
-            Err(_) => (String::from_utf8_lossy(bytes).into_owned(), false),
-        };
-        SourceText::new(text, exact)
-    }
-
-    /// [`SourceText::from_bytes`] taking the bytes: valid UTF-8 becomes the text without a
-    /// copy; invalid UTF-8 is decoded with replacements and the bytes are handed back.
+    /// A file's bytes as text: valid UTF-8 becomes the text without a copy; invalid UTF-8 is
+    /// decoded with replacements and the bytes are handed back beside it.
     pub fn from_vec(bytes: Vec<u8>) -> (SourceText, Option<Vec<u8>>) {
         match String::from_utf8(bytes) {
             Ok(text) => (SourceText::new(text, true), None),

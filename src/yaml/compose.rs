@@ -157,6 +157,25 @@ fn is_tag_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || "-#;/?:@&=+$_.!~*'()".contains(c)
 }
 
+/// Where a tag's shorthand part starting at byte `e` ends (before `limit`): tag characters and
+/// `%XX` escapes, as npm yaml's lexer reads them.
+pub(crate) fn tag_shorthand_end(text: &str, mut e: usize, limit: usize) -> usize {
+    let bytes = &text.as_bytes()[..limit.min(text.len())];
+    while let Some(c) = text.get(e..bytes.len()).and_then(|r| r.chars().next()) {
+        if is_tag_char(c) {
+            e += c.len_utf8();
+        } else if c == '%'
+            && bytes.get(e + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(e + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            e += 3;
+        } else {
+            break;
+        }
+    }
+    e
+}
+
 /// Lex `&anchor` / `!tag` properties starting at byte `b` (npm yaml lexer rules).
 fn lex_props(text: &str, mut b: usize, limit: usize) -> Props {
     let mut p = Props::default();
@@ -212,18 +231,7 @@ fn lex_props(text: &str, mut b: usize, limit: usize) -> Props {
                         e += 1;
                     }
                 } else {
-                    while let Some(c) = text[e..bytes.len()].chars().next() {
-                        if is_tag_char(c) {
-                            e += c.len_utf8();
-                        } else if c == '%'
-                            && bytes.get(e + 1).is_some_and(u8::is_ascii_hexdigit)
-                            && bytes.get(e + 2).is_some_and(u8::is_ascii_hexdigit)
-                        {
-                            e += 3;
-                        } else {
-                            break;
-                        }
-                    }
+                    e = tag_shorthand_end(text, e, bytes.len());
                 }
                 p.tag = Some((text[st..e].to_string(), st));
                 b = e;

@@ -689,18 +689,7 @@ impl Composer<'_, '_> {
                         k += 1;
                     }
                 } else {
-                    while let Some(c) = t.get(k..).and_then(|r| r.chars().next()) {
-                        if c.is_ascii_alphanumeric() || "-#;/?:@&=+$_.!~*'()".contains(c) {
-                            k += 1;
-                        } else if c == '%'
-                            && b.get(k + 1).is_some_and(u8::is_ascii_hexdigit)
-                            && b.get(k + 2).is_some_and(u8::is_ascii_hexdigit)
-                        {
-                            k += 3;
-                        } else {
-                            break;
-                        }
-                    }
+                    k = super::compose::tag_shorthand_end(t, k, b.len());
                 }
                 let (_, len) = token_type_at(b, k, in_flow);
                 Diag::new(
