@@ -1,32 +1,45 @@
 //! In-root entry order: `a.name.localeCompare(b.name)` under the process default locale.
 //!
-//! Node's default collator is ICU's, for the locale taken from `LC_ALL`, then `LC_MESSAGES`,
-//! then `LANG` (`LC_COLLATE` is ignored); `C`, `POSIX`, an empty value or none at all mean
-//! `en-US`. ICU4X's collator with default options (tertiary strength, punctuation not ignored,
-//! no numeric ordering) reproduces it.
+//! The locale is the one Node 22 derives from the environment ([`icu_id`]: `LC_ALL`, then
+//! `LC_MESSAGES`, then `LANG`, the first that is set, even empty; `LC_COLLATE` is ignored).
+//! `localeCompare` then uses ICU's collator for that locale with the locale's own defaults
+//! (alternate shifted for `th`, upper case first for `da` and `mt`, French accents for
+//! `fr-CA`) except the strength, which V8 always sets to tertiary. ICU4X's collator carries
+//! the same CLDR tailorings; [`EntryCollator`] picks the tailoring ICU's resource fallback
+//! would pick and sets the same options.
 
-use icu_collator::options::CollatorOptions;
-use icu_collator::{Collator, CollatorBorrowed};
+mod icu_id;
+mod iso_codes;
+
+pub use icu_id::IcuLocale;
+
+use icu_collator::options::{CollatorOptions, Strength};
+use icu_collator::{Collator, CollatorBorrowed, CollatorPreferences};
 use icu_locale::Locale;
 use std::cmp::Ordering;
 
 pub struct EntryCollator {
     collator: CollatorBorrowed<'static>,
-    /// The BCP-47 tag the collator was built for.
+    /// The locale as `new Intl.Collator().resolvedOptions().locale` reports it.
     pub locale: String,
 }
 
 impl EntryCollator {
-    /// A collator for a BCP-47 tag or POSIX locale name (`sv_SE.UTF-8`). Unknown or malformed
-    /// names fall back to `en-US`, as Node's default locale does.
+    /// A collator for a locale given as the environment would give it: a POSIX name
+    /// (`sv_SE.UTF-8`, `sr_RS@latin`, `C`), a BCP-47 tag (`de-DE-u-co-phonebk`) or a tag
+    /// [`locale_from_env`] returned. The empty string is the root collation.
     pub fn new(name: &str) -> EntryCollator {
-        let tag = bcp47_from_posix(name);
-        let locale =
-            Locale::try_from_str(&tag).unwrap_or_else(|_| Locale::try_from_str("en-US").expect("en-US parses"));
-        let collator = Collator::try_new((&locale).into(), CollatorOptions::default())
-            .or_else(|_| Collator::try_new(Default::default(), CollatorOptions::default()))
+        let resolved = icu_id::resolve(&icu_id::default_locale_id(name));
+        let locale = resolved.to_language_tag();
+        let mut options = CollatorOptions::default();
+        // V8: `sensitivity` defaults to "variant" for sorting, which sets tertiary strength
+        // whatever the locale's tailoring says (ja would be quaternary).
+        options.strength = Some(Strength::Tertiary);
+        let prefs = collator_preferences(&resolved);
+        let collator = Collator::try_new(prefs, options)
+            .or_else(|_| Collator::try_new(Default::default(), options))
             .expect("the root collation is compiled in");
-        EntryCollator { collator, locale: locale.to_string() }
+        EntryCollator { collator, locale }
     }
 
     pub fn compare(&self, a: &str, b: &str) -> Ordering {
@@ -34,23 +47,92 @@ impl EntryCollator {
     }
 }
 
-/// The locale Node would use for the given environment lookup.
+/// The locale (as `resolvedOptions().locale`) Node would use for the given environment.
 pub fn locale_from_env(var: &dyn Fn(&str) -> Option<String>) -> String {
-    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-        if let Some(v) = var(name).filter(|v| !v.is_empty()) {
-            return bcp47_from_posix(&v);
-        }
-    }
-    "en-US".to_string()
+    let (_, posix) = icu_id::posix_id(var);
+    icu_id::resolve(&icu_id::default_locale_id(&posix)).to_language_tag()
 }
 
-/// `sv_SE.UTF-8@euro` → `sv-SE`; `C`, `POSIX` and empty → `en-US`. BCP-47 tags pass through.
-pub fn bcp47_from_posix(name: &str) -> String {
-    let base = name.split(['.', '@']).next().unwrap_or("");
-    if base.is_empty() || base == "C" || base == "POSIX" {
-        return "en-US".to_string();
+/// The environment variable ICU takes the locale from, if any.
+pub fn locale_source(var: &dyn Fn(&str) -> Option<String>) -> Option<&'static str> {
+    icu_id::posix_id(var).0
+}
+
+/// ICU4X preferences that select the tailoring ICU's collation loader would select for
+/// `loc`. ICU walks its resource tree (`sr_RS_LATIN` → `sr_RS` → `sr` → root, with the
+/// tree's aliases such as `sh` → `sr_Latn`); ICU4X walks its own fallback chain, which
+/// agrees once the aliases and the variants are handled here.
+fn collator_preferences(loc: &IcuLocale) -> CollatorPreferences {
+    if loc.language.is_empty() {
+        // ICU never infers a language from a script or a region: `und-Hant` is the root.
+        return root_with_keywords(loc);
     }
-    base.replace('_', "-")
+    let mut language = loc.language.as_str();
+    let mut script = loc.script.as_str();
+    let region = loc.region.as_str();
+    if language == "sh" {
+        // An alias in ICU's collation tree; ICU4X's data has no `sh`.
+        language = "sr";
+        if script.is_empty() {
+            script = "Latn";
+        }
+    }
+    if script.is_empty() {
+        // The aliases of ICU's collation tree from a region to a script.
+        script = match (language, region) {
+            ("zh", "TW" | "HK" | "MO") => "Hant",
+            ("zh" | "yue", "CN" | "SG") => "Hans",
+            ("kk", "CN") => "Arab",
+            _ => "",
+        };
+    }
+    // ICU truncates `uz_Cyrl` to `uz`, where ICU4X would look for a Cyrillic tailoring; and
+    // ICU never guesses a script from a region, where ICU4X would (`sr-ME` → `sr-Latn`).
+    // So only the scripts and regions ICU has a tailoring for are handed on.
+    let script = match (language, script) {
+        ("sr", "Latn") | ("bs", "Cyrl") | ("kk", "Arab") | ("ff", "Adlm") | ("zh" | "yue", "Hans" | "Hant") => script,
+        _ => "",
+    };
+    let posix = loc.variants.first().is_some_and(|v| v == "POSIX");
+    let region = match (language, script, region) {
+        ("fa", "", "AF") | ("de", "", "AT") | ("fr", "", "CA") => region,
+        // The only tailoring ICU keys by a variant; ICU drops variants from the end, so
+        // further variants after POSIX still reach it.
+        ("en", "", "US") if posix => "US-posix",
+        _ => "",
+    };
+    let mut tag = language.to_string();
+    for part in [script, region] {
+        if !part.is_empty() {
+            tag.push('-');
+            tag.push_str(part);
+        }
+    }
+    tag.push_str(&unicode_suffix(loc));
+    match Locale::try_from_str(&tag) {
+        Ok(l) => (&l).into(),
+        Err(_) => root_with_keywords(loc),
+    }
+}
+
+fn root_with_keywords(loc: &IcuLocale) -> CollatorPreferences {
+    let tag = format!("und{}", unicode_suffix(loc));
+    Locale::try_from_str(&tag).map(|l| (&l).into()).unwrap_or_default()
+}
+
+fn unicode_suffix(loc: &IcuLocale) -> String {
+    let mut s = String::new();
+    for (k, v) in &loc.unicode {
+        if matches!(k.as_str(), "co" | "kf" | "kn") {
+            s.push('-');
+            s.push_str(k);
+            if !v.is_empty() {
+                s.push('-');
+                s.push_str(v);
+            }
+        }
+    }
+    if s.is_empty() { s } else { format!("-u{s}") }
 }
 
 #[cfg(test)]
@@ -66,18 +148,31 @@ mod tests {
 
     #[test]
     fn locale_names() {
-        assert_eq!(bcp47_from_posix("en_US.UTF-8"), "en-US");
-        assert_eq!(bcp47_from_posix("C.UTF-8"), "en-US");
-        assert_eq!(bcp47_from_posix("POSIX"), "en-US");
-        assert_eq!(bcp47_from_posix("de_DE@euro"), "de-DE");
+        let tag = |name: &str| EntryCollator::new(name).locale;
+        assert_eq!(tag("en_US.UTF-8"), "en-US");
+        assert_eq!(tag("C.UTF-8"), "en-US");
+        assert_eq!(tag("POSIX"), "en-US");
+        assert_eq!(tag("en_US_POSIX"), "en-US");
+        assert_eq!(tag(""), "und");
+        assert_eq!(tag("de_DE@euro"), "de-DE-x-lvariant-euro");
+        assert_eq!(tag("sr_RS.UTF-8@latin"), "sr-RS-latin");
+        assert_eq!(tag("no_NO@nynorsk"), "no-NO-x-lvariant-ny");
+        assert_eq!(tag("de-DE-u-co-phonebk"), "de-DE-u-co-phonebk");
+        assert_eq!(tag("swe_SWE"), "sv-SE");
         let env = |k: &str| match k {
             "LC_ALL" => Some(String::new()),
             "LC_MESSAGES" => None,
             "LANG" => Some("sv_SE.UTF-8".to_string()),
             _ => None,
         };
+        assert_eq!(locale_from_env(&env), "und");
+        assert_eq!(locale_source(&env), Some("LC_ALL"));
+        let env = |k: &str| (k == "LANG").then(|| "sv_SE.UTF-8".to_string());
         assert_eq!(locale_from_env(&env), "sv-SE");
+        let env = |k: &str| (k == "LC_COLLATE").then(|| "sv_SE.UTF-8".to_string());
+        assert_eq!(locale_from_env(&env), "en-US");
         assert_eq!(locale_from_env(&|_| None), "en-US");
+        assert_eq!(locale_source(&|_| None), None);
     }
 
     #[test]

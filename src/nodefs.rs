@@ -213,6 +213,12 @@ pub fn readdir(path: &str) -> Result<Vec<DirEntry>, NodeError> {
         let raw_name = entry.file_name();
         out.push(DirEntry { name: raw_name.to_str().map(str::to_string), file_type: entry.file_type().ok(), raw_name });
     }
+    // libuv's scandir sorts the names by bytes (strcmp); ties in the collation sort keep it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        out.sort_by(|a, b| a.raw_name.as_bytes().cmp(b.raw_name.as_bytes()));
+    }
     Ok(out)
 }
 

@@ -438,12 +438,11 @@ fn locale_setting(g: &GlobalArgs, var: &dyn Fn(&str) -> Option<String>) -> Setti
     if let Some(l) = &g.locale {
         return Setting::new("locale", l.clone(), Origin::Flag("--locale"));
     }
-    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-        if var(name).is_some_and(|v| !v.is_empty()) {
-            return Setting::new("locale", crate::collate::locale_from_env(var), Origin::Env(name));
-        }
+    // ICU takes the first of LC_ALL, LC_MESSAGES, LANG that is set, even to "".
+    match crate::collate::locale_source(var) {
+        Some(name) => Setting::new("locale", crate::collate::locale_from_env(var), Origin::Env(name)),
+        None => Setting::new("locale", crate::collate::locale_from_env(var), Origin::Default),
     }
-    Setting::new("locale", crate::collate::locale_from_env(var), Origin::Default)
 }
 
 /// A profile whose manifest lists other bundles than the shipped template composes rows
