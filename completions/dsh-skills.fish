@@ -35,7 +35,7 @@ headless\t''"
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l locale -d 'Collation locale for in-root entry order, read as a value of LC_ALL would be (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL, LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_needs_command" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
 github\t''
@@ -66,7 +66,7 @@ headless\t''"
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l locale -d 'Collation locale for in-root entry order, read as a value of LC_ALL would be (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL, LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand list" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
 github\t''
@@ -91,7 +91,7 @@ headless\t''"
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l locale -d 'Collation locale for in-root entry order, read as a value of LC_ALL would be (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL, LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand show" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
 github\t''
@@ -116,7 +116,7 @@ headless\t''"
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l locale -d 'Collation locale for in-root entry order, read as a value of LC_ALL would be (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL, LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand catalog" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
 github\t''
@@ -143,7 +143,7 @@ headless\t''"
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l locale -d 'Collation locale for in-root entry order, read as a value of LC_ALL would be (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL, LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand explain" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
 github\t''
@@ -176,7 +176,7 @@ headless\t''"
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l locale -d 'Collation locale for in-root entry order, read as a value of LC_ALL would be (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL, LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand lint" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
 github\t''
@@ -202,7 +202,7 @@ headless\t''"
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l preset -d 'The agent preset a web session mounts (default: `agent-presets.default` in $DSH_HOME/settings.yaml, else `standard`)' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l patch -d 'An extra patch layer, applied after the profile and home patch files, as `dsh --patch`. Repeatable; order matters' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l launch-dir -d 'The directory dsh is launched from; relative paths in configuration files resolve against it (default: the current directory)' -r
-complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l locale -d 'Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES, LANG; en-US when unset, C or POSIX' -r
+complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l locale -d 'Collation locale for in-root entry order, read as a value of LC_ALL would be (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL, LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX' -r
 complete -c dsh-skills -n "__fish_dsh_skills_using_subcommand completions" -l format -d 'Output format. `lint` also takes github and sarif' -r -f -a "human\t''
 json\t''
 github\t''

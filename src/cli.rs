@@ -102,8 +102,9 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "DIR", help_heading = "Configuration")]
     pub launch_dir: Option<String>,
 
-    /// Collation locale for in-root entry order (BCP-47). Default: from LC_ALL, LC_MESSAGES,
-    /// LANG; en-US when unset, C or POSIX.
+    /// Collation locale for in-root entry order, read as a value of LC_ALL would be
+    /// (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL,
+    /// LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX.
     #[arg(long, global = true, value_name = "LOCALE", help_heading = "Discovery")]
     pub locale: Option<String>,
 

@@ -33,7 +33,8 @@ impl EntryCollator {
         let locale = resolved.to_language_tag();
         let mut options = CollatorOptions::default();
         // V8: `sensitivity` defaults to "variant" for sorting, which sets tertiary strength
-        // whatever the locale's tailoring says (ja would be quaternary).
+        // whatever default the tailoring has; so `ja`'s hiragana/katakana distinction, a
+        // quaternary difference, is a tie.
         options.strength = Some(Strength::Tertiary);
         let prefs = collator_preferences(&resolved);
         let collator = Collator::try_new(prefs, options)
@@ -51,6 +52,11 @@ impl EntryCollator {
 pub fn locale_from_env(var: &dyn Fn(&str) -> Option<String>) -> String {
     let (_, posix) = icu_id::posix_id(var);
     icu_id::resolve(&icu_id::default_locale_id(&posix)).to_language_tag()
+}
+
+/// The locale (as `resolvedOptions().locale`) for a value given as `LC_ALL` would be.
+pub fn locale_from_value(value: &str) -> String {
+    icu_id::resolve(&icu_id::default_locale_id(value)).to_language_tag()
 }
 
 /// The environment variable ICU takes the locale from, if any.

@@ -100,7 +100,7 @@ pub fn settings_from_args(g: &GlobalArgs, env: &Environment) -> Settings {
             ..ProviderConfig::default()
         },
         g.description_max_length.unwrap_or(catalog::DEFAULT_DESCRIPTION_MAX_LENGTH),
-        g.locale.clone().unwrap_or_else(|| crate::collate::locale_from_env(&var)),
+        g.locale.as_deref().map_or_else(|| crate::collate::locale_from_env(&var), crate::collate::locale_from_value),
     )
 }
 

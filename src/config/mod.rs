@@ -436,7 +436,7 @@ fn cwd_setting(g: &GlobalArgs, env: &Environment) -> Setting {
 
 fn locale_setting(g: &GlobalArgs, var: &dyn Fn(&str) -> Option<String>) -> Setting {
     if let Some(l) = &g.locale {
-        return Setting::new("locale", l.clone(), Origin::Flag("--locale"));
+        return Setting::new("locale", crate::collate::locale_from_value(l), Origin::Flag("--locale"));
     }
     // ICU takes the first of LC_ALL, LC_MESSAGES, LANG that is set, even to "".
     match crate::collate::locale_source(var) {
