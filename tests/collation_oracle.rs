@@ -131,3 +131,39 @@ fn supplementary_ideographs_are_a_known_difference() {
     assert_eq!(c.compare("\u{20000}", "\u{4E1C}"), std::cmp::Ordering::Greater);
     assert_eq!(c.compare("\u{4E00}", "\u{4E1C}"), std::cmp::Ordering::Less);
 }
+
+/// `list --format json` on a root holding `ångström.md` and `zeta.md`, both named `unit`:
+/// (the winning file, the reported locale).
+fn winner(env: &[(&str, &str)], args: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let skills = dir.path().join("agents/skills");
+    std::fs::create_dir_all(&skills).unwrap();
+    for file in ["ångström.md", "zeta.md"] {
+        std::fs::write(skills.join(file), "---\nname: unit\ndescription: d\n---\nbody\n").unwrap();
+    }
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_dsh-skills"));
+    cmd.args(["--no-cwd", "--dsh-home"]).arg(dir.path().join("dsh"));
+    cmd.arg("--agents-home").arg(dir.path().join("agents"));
+    cmd.args(args).args(["list", "--format", "json"]);
+    for k in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+        cmd.env_remove(k);
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let path = doc["skills"][0]["path"].as_str().unwrap();
+    (path.rsplit('/').next().unwrap().to_string(), doc["locale"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn the_environment_and_the_flag_pick_the_same_locale() {
+    let swedish = ("zeta.md".to_string(), "sv-SE".to_string());
+    let root = ("ångström.md".to_string(), "und".to_string());
+    assert_eq!(winner(&[("LANG", "sv_SE.UTF-8")], &[]), swedish);
+    assert_eq!(winner(&[("LC_ALL", ""), ("LANG", "sv_SE.UTF-8")], &[]), root);
+    assert_eq!(winner(&[("LC_COLLATE", "sv_SE.UTF-8")], &[]), ("ångström.md".to_string(), "en-US".to_string()));
+    assert_eq!(winner(&[], &["--locale", "sv_SE.UTF-8"]), swedish);
+    assert_eq!(winner(&[("LC_ALL", "sv_SE.UTF-8")], &["--locale", ""]), root);
+    assert_eq!(winner(&[], &["--locale", "sv-SE"]), swedish);
+}
