@@ -59,6 +59,11 @@ pub fn locale_from_value(value: &str) -> String {
     icu_id::resolve(&icu_id::default_locale_id(value)).to_language_tag()
 }
 
+/// A locale tag for messages: `und` is said to be the root collation.
+pub fn describe(locale: &str) -> String {
+    if locale == "und" { "the root (und)".to_string() } else { locale.to_string() }
+}
+
 /// The environment variable ICU takes the locale from, if any.
 pub fn locale_source(var: &dyn Fn(&str) -> Option<String>) -> Option<&'static str> {
     icu_id::posix_id(var).0

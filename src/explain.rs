@@ -150,7 +150,7 @@ pub fn loss_reason(snap: &Snapshot, l: &Candidate, w: &Candidate) -> String {
         "same root: `{}` sorts after `{}` under {} collation",
         entry_label(snap, l),
         entry_label(snap, w),
-        snap.locale
+        crate::collate::describe(&snap.locale)
     )
 }
 

@@ -376,8 +376,11 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                         ),
                         format!(
                             "the harness loads the other copy and ignores this one (it logs `{logged}`): within a root, \
-                             entries are taken in ICU collation order for locale {}, and `{}` sorts before `{}`",
-                            snap.locale,
+                             entries are taken in ICU collation order for {}, and `{}` sorts before `{}`",
+                            match snap.locale.as_str() {
+                                "und" => "the root locale (und)".to_string(),
+                                l => format!("locale {l}"),
+                            },
                             &we,
                             &le
                         ),
