@@ -131,13 +131,31 @@ fn list(
 ) -> anyhow::Result<u8> {
     let json = human_or_json(g, "list")?;
     let snap = discover(settings, env);
+    let unscanned = unscanned_search(&snap, env);
     if json {
-        write_json(io, &report::list(&snap, config::report::json(config)))?;
+        let mut doc = report::list(&snap, config::report::json(config));
+        doc.unscanned = Some(unscanned);
+        write_json(io, &doc)?;
     } else {
-        let config_lines = config::report::human(config);
-        io.out.write_all(human::list(&snap, &io.term, args.verbose, &config_lines).as_bytes())?;
+        // The configuration block when asked for, or when something is not the default.
+        let config_lines = if args.verbose || config::report::differs_from_defaults(config) {
+            config::report::human(config)
+        } else {
+            Vec::new()
+        };
+        io.out.write_all(human::list(&snap, &io.term, args.verbose, &config_lines, &unscanned).as_bytes())?;
     }
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
+}
+
+/// [`crate::unscanned::search`] for the snapshot's cwd, with the folders the lint
+/// configuration (`unscanned-ok`) declares intentional.
+pub fn unscanned_search(snap: &Snapshot, env: &Environment) -> crate::unscanned::Search {
+    let start = snap.cwd.clone().unwrap_or_else(|| env.process_cwd.clone());
+    let ok = crate::lint::config::Config::find(&start, None, &env.process_cwd)
+        .map(|c| c.unscanned_ok_paths(&start))
+        .unwrap_or_default();
+    crate::unscanned::search(snap, &env.home, &ok)
 }
 
 fn catalog_cmd(

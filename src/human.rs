@@ -30,6 +30,65 @@ fn table(header: &[&str], rows: Vec<Vec<String>>, term: &Term) -> String {
     out
 }
 
+/// `s` cut in the middle to at most `max` chars (`/home/me/…/skills/foo`), so both ends of a
+/// path stay visible.
+pub fn elide_middle(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max || max < 5 {
+        return s.to_string();
+    }
+    let keep = max - 1;
+    let head = keep / 2;
+    let tail = keep - head;
+    let start: String = s.chars().take(head).collect();
+    let end: String = s.chars().skip(n - tail).collect();
+    format!("{start}…{end}")
+}
+
+/// `text` as lines of at most `width` columns (when there is a width), each starting with
+/// `indent`, continuation lines with two more spaces; words longer than a line are elided in
+/// the middle.
+fn para(o: &mut String, indent: &str, text: &str, term: &Term) {
+    let Some(width) = term.width else {
+        let _ = writeln!(o, "{indent}{text}");
+        return;
+    };
+    let first = width.saturating_sub(indent.chars().count()).max(20);
+    let rest = first.saturating_sub(2).max(20);
+    let mut line = String::new();
+    let mut limit = first;
+    let mut lines = Vec::new();
+    for word in text.split(' ') {
+        let word = elide_middle(word, limit);
+        let (lw, ww) = (line.chars().count(), word.chars().count());
+        if lw > 0 && lw + 1 + ww > limit {
+            lines.push(std::mem::take(&mut line));
+            limit = rest;
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    lines.push(line);
+    for (i, l) in lines.iter().enumerate() {
+        let _ = writeln!(o, "{indent}{}{l}", if i == 0 { "" } else { "  " });
+    }
+}
+
+/// Model-invocable winners whose description the catalog cuts: (name, normalized length in
+/// UTF-16 units, units lost).
+pub fn catalog_cuts(snap: &Snapshot) -> Vec<(String, usize, usize)> {
+    let max = snap.description_max_length;
+    snap.winners()
+        .filter(|c| c.skill.invocation.model_invocable)
+        .filter_map(|c| {
+            let e = CatalogEntry::new(&c.skill.name, &c.skill.description, max);
+            e.is_cut().then(|| (c.skill.name.clone(), e.normalized_len, e.normalized_len - (max - 3)))
+        })
+        .collect()
+}
+
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -142,7 +201,15 @@ fn problems(snap: &Snapshot) -> Vec<Problem> {
 /// `list` in human format.
 /// `config` is the configuration block (settings and where each came from), shown before the
 /// summary line.
-pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> String {
+pub fn list(
+    snap: &Snapshot,
+    term: &Term,
+    verbose: bool,
+    config: &[String],
+    unscanned: &crate::unscanned::Search,
+) -> String {
+    // Paths in tables get what the other columns leave (their widest cells plus padding).
+    let path_room = |other: usize| term.width.map(|w| w.saturating_sub(other + 2));
     let mut o = String::new();
     if !snap.complete {
         let _ = writeln!(o, "{}", term.red("DISCOVERY IS INCOMPLETE: the model sees no skill catalog at all."));
@@ -185,10 +252,20 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
             ]);
         }
     }
+    // RANK, SOURCE, STATUS and SKILLS at their widest, each with two spaces of padding.
+    let other: usize = (0..4)
+        .map(|i| rows.iter().map(|r| crate::term::visible_width(&r[i])).chain([[4, 6, 6, 6][i]]).max().unwrap_or(0) + 2)
+        .sum();
+    if let Some(room) = path_room(other) {
+        for r in &mut rows {
+            r[4] = elide_middle(&r[4], room);
+        }
+    }
     let _ = writeln!(o, "\n{}", term.bold("Roots, in scan order"));
     o.push_str(&table(&["RANK", "SOURCE", "STATUS", "SKILLS", "PATH"], rows, term));
 
     let winners: Vec<&Candidate> = snap.winners().collect();
+    let cuts = catalog_cuts(snap);
     let _ = writeln!(o, "\n{}", term.bold(&format!("Skills ({}), in catalog order", winners.len())));
     if winners.is_empty() {
         let _ = writeln!(o, "  (none)");
@@ -201,7 +278,14 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
                     c.source.to_string(),
                     yes_no(c.skill.invocation.model_invocable).into(),
                     yes_no(c.skill.invocation.user_invocable).into(),
-                    safe(&crate::js::collapse_whitespace(&c.skill.description)).into_owned(),
+                    match cuts.iter().find(|(n, _, _)| n == &c.skill.name) {
+                        Some((_, _, lost)) => format!(
+                            "{} {}",
+                            term.yellow(&format!("[catalog cuts {lost}]")),
+                            safe(&crate::js::collapse_whitespace(&c.skill.description))
+                        ),
+                        None => safe(&crate::js::collapse_whitespace(&c.skill.description)).into_owned(),
+                    },
                 ]
             })
             .collect();
@@ -235,13 +319,13 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
     if !probs.is_empty() {
         let _ = writeln!(o, "\n{}", term.bold(&format!("Problems ({})", probs.len())));
         for p in &probs {
-            let _ = writeln!(o, "  {}", safe(&p.path));
-            let _ = writeln!(o, "    {}", safe(&p.words));
+            let _ = writeln!(o, "  {}", elide_middle(&safe(&p.path), term.width.map_or(usize::MAX, |w| w - 2)));
+            para(&mut o, "    ", &safe(&p.words), term);
             if let Some(fix) = &p.fix {
-                let _ = writeln!(o, "    {} {}", term.cyan("fix:"), safe(fix));
+                para(&mut o, "    ", &format!("{} {}", term.cyan("fix:"), safe(fix)), term);
             }
             if verbose && let Some(log) = &p.log {
-                let _ = writeln!(o, "    {} {}", term.dim("harness log:"), safe(log));
+                para(&mut o, "    ", &format!("{} {}", term.dim("harness log:"), safe(log)), term);
             }
         }
         if !verbose && probs.iter().any(|p| p.log.is_some()) {
@@ -253,10 +337,37 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
         let _ = writeln!(o, "  {} {}", term.dim("note:"), safe(n));
     }
 
+    let shown: Vec<&crate::unscanned::Folder> = unscanned.folders.iter().collect();
+    if !shown.is_empty() || unscanned.stopped.is_some() {
+        let _ = writeln!(
+            o,
+            "\n{}",
+            term.bold(&format!("Skill folders the harness does not scan for this directory ({})", shown.len()))
+        );
+        for f in &shown {
+            let _ = writeln!(o, "  {}", elide_middle(&safe(&f.path), term.width.map_or(usize::MAX, |w| w - 2)));
+            let mut holds = format!("holds {}", safe(&f.holds()));
+            if f.intentional {
+                holds.push_str(" (declared intentional in the lint configuration)");
+            }
+            para(&mut o, "    ", &holds, term);
+            para(&mut o, "    ", &format!("ignored: {}", safe(&f.why)), term);
+            for (i, l) in f.fix_lines().iter().enumerate() {
+                let lead = if i == 0 { term.cyan("fix:") } else { "    ".to_string() };
+                para(&mut o, "    ", &format!("{lead} {}", safe(l)), term);
+            }
+        }
+        if let Some(note) = &unscanned.stopped {
+            para(&mut o, "  ", &format!("{} {}", term.dim("note:"), safe(note)), term);
+        }
+    }
+
     if !config.is_empty() {
         let _ = writeln!(o, "\n{}", term.bold("Configuration"));
         for line in config {
-            let _ = writeln!(o, "  {}", safe(line));
+            let text = safe(line);
+            let indent: String = text.chars().take_while(|c| *c == ' ').collect();
+            para(&mut o, &format!("  {indent}"), text.trim_start(), term);
         }
     }
 
@@ -272,10 +383,24 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
     if hidden > 0 {
         let _ = write!(summary, "; {hidden} hidden from the model");
     }
+    if !cuts.is_empty() {
+        let _ = write!(summary, "; {} cut by the catalog", plural(cuts.len(), "description", "descriptions"));
+    }
+    let open: Vec<&&crate::unscanned::Folder> = shown.iter().filter(|f| !f.intentional).collect();
+    if !open.is_empty() {
+        let n: usize = open.iter().map(|f| f.skills.len()).sum();
+        let _ = write!(
+            summary,
+            "; {} in {} the harness does not scan",
+            plural(n, "skill", "skills"),
+            plural(open.len(), "folder", "folders")
+        );
+    }
     if !snap.complete {
         summary.push_str("; discovery incomplete: no catalog");
     }
-    let _ = writeln!(o, "\n{summary}");
+    o.push('\n');
+    para(&mut o, "", &summary, term);
     o
 }
 

@@ -77,6 +77,19 @@ pub struct ListDoc<'a> {
     notes: Vec<&'a String>,
     locale: &'a str,
     config: Value,
+    /// Skill folders the harness does not scan for this cwd (see [`crate::unscanned`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unscanned: Option<crate::unscanned::Search>,
+    /// Winners whose catalog description is cut: name, normalized length, units lost.
+    pub catalog_cut: Vec<CutOut>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CutOut {
+    name: String,
+    length: usize,
+    units_lost: usize,
 }
 
 #[derive(Serialize)]
@@ -140,6 +153,11 @@ pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
         notes: s.scans().flat_map(|(_, scan)| &scan.notes).collect(),
         locale: &s.locale,
         config,
+        unscanned: None,
+        catalog_cut: crate::human::catalog_cuts(s)
+            .into_iter()
+            .map(|(name, length, units_lost)| CutOut { name, length, units_lost })
+            .collect(),
     }
 }
 
