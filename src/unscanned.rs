@@ -135,6 +135,9 @@ pub struct Search {
     /// Set when the walk below the project root stopped at its budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// The project root the walk started from.
+    #[serde(skip)]
+    pub project_root: Option<String>,
 }
 
 /// Search for the snapshot's cwd. `home` is `os.homedir()`; `intentional` holds absolute
@@ -204,6 +207,7 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             cur = parent;
         }
         // `.agents/skills` and `.dsh/skills` below the project root (the cwd's parents included).
+        s.project_root = Some(project.clone());
         let (found, read, stopped) = walk_below(project, &scanned);
         s.dirs_read = read;
         s.stopped = stopped;

@@ -438,6 +438,26 @@ pub static RULES: &[Rule] = &[
          A skill in `<root>/<group>/<folder>/SKILL.md` is never discovered, without a warning.",
         "Move the skill folder directly under the root.",
     ),
+    noted(
+        rule(
+            "unscanned-skill-folder",
+            Warning,
+            Suspicious,
+            "Skills in a folder the harness does not scan for this working directory.",
+            "The harness scans `.dsh/skills` and `.agents/skills` of the project root (the nearest \
+             ancestor of the cwd with `.git`), custom dirs, `~/.dsh/skills`, `~/.agents/skills` and \
+             the bundled dir, nothing else. Skills in another agent's folder (`.claude/skills`, \
+             `.codex/skills`, `.github/skills`, ...), in a top-level `skills/`, in a monorepo \
+             package's own `.agents/skills`, in an ancestor above the project root or in a parent \
+             of the cwd that is not the project root are never loaded, without a warning. A \
+             repository may keep such a folder for another agent on purpose: list it under \
+             `unscanned-ok` in `.dsh-skills-lint.yaml` and lint stops reporting it.",
+            "Move the skills into the project's `.agents/skills` (or `~/.agents/skills` for a \
+             personal folder), link them there, or add the folder to `customSkillDirs` (preview \
+             with `--custom-dir`). The finding gives the exact commands.",
+        ),
+        "a warning, not an error: a folder kept for another agent may be intentional",
+    ),
     rule(
         "root-level-skill-md",
         Warning,

@@ -9,11 +9,23 @@ use crate::nodefs::Kind;
 use crate::platform;
 use crate::snapshot::{ProviderRun, Settings, Snapshot};
 
+/// What a path on the command line was taken as.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Input {
+    pub path: String,
+    /// `project`, `skills-root`, `skill-folder` or `skill-file`.
+    pub kind: &'static str,
+    /// In words, for human output: `a project directory: its roots … and …`.
+    pub taken_as: String,
+}
+
 /// The subjects and entry-level findings of one run.
 #[derive(Debug, Default)]
 pub struct Targets {
     pub subjects: Vec<Subject>,
     pub findings: Vec<Finding>,
+    pub inputs: Vec<Input>,
     /// `false` when the harness's discovery fails as a whole.
     pub complete: bool,
     /// Paths already in `subjects` (a root scanned twice yields each file twice).
@@ -416,8 +428,60 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
     }
 }
 
-/// The paths given on the command line.
-pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> Result<Targets, UsageError> {
+/// `unscanned-skill-folder` findings, one per folder (intentional ones left out).
+pub fn unscanned_findings(search: &crate::unscanned::Search) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in search.folders.iter().filter(|f| !f.intentional) {
+        let r = &f.remedy;
+        let moves: Vec<[String; 2]> = f
+            .skills
+            .iter()
+            .map(|e| {
+                let e = e.trim_end_matches('/');
+                [platform::join(&f.path, e), platform::join(&r.target_root, e)]
+            })
+            .collect();
+        let mut finding = Finding::new(
+            "unscanned-skill-folder",
+            &f.path,
+            format!("this folder holds {}, but the harness does not scan it for this working directory", f.holds()),
+            format!("the harness never loads these skills, without a warning: {}", f.why),
+        );
+        for (i, l) in f.fix_lines().into_iter().enumerate() {
+            finding = finding.help(if i == 0 { l } else { l.trim_start_matches("or ").to_string() });
+        }
+        finding = finding.help(format!(
+            "or, if the folder is kept for another agent on purpose, list it under `unscanned-ok` in {}",
+            super::config::FILE_NAME
+        ));
+        if r.clashes.is_empty() {
+            finding = finding.action(super::Action::Move { moves });
+        } else {
+            finding = finding.action(super::Action::CustomDir { path: f.path.clone() });
+        }
+        out.push(finding);
+    }
+    if let Some(note) = &search.stopped {
+        let at = search.project_root.clone().unwrap_or_default();
+        out.push(
+            Finding::new("unscanned-skill-folder", &at, note.clone(), "folders past the budget were not checked")
+                .severity(Severity::Info),
+        );
+    }
+    out
+}
+
+/// The paths given on the command line. Each is first classified (and the report says as
+/// what): a project directory (it holds `.git`, `.agents` or `.dsh`) is linted as the roots the
+/// harness scans for it plus the folders it does not scan; `.agents`, `.dsh` (any dot folder
+/// with a `skills/` inside) as that `skills/` root; a folder with `SKILL.md` as one skill; any
+/// other folder as a skills root; a file as one skill file.
+pub fn from_paths(
+    paths: &[String],
+    settings: &Settings,
+    env: &Environment,
+    intentional: &[String],
+) -> Result<Targets, UsageError> {
     let mut t = Targets { complete: true, ..Targets::default() };
     for p in paths {
         let abs = platform::resolve(&env.process_cwd, p);
@@ -425,16 +489,38 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
             UsageError(format!("cannot lint `{p}`: {}", crate::nodefs::NodeError::from_io(&e, "stat", &abs).message()))
         })?;
         let before = (t.subjects.len(), t.findings.len());
+        let input = |kind: &'static str, taken_as: String| Input { path: abs.clone(), kind, taken_as };
         if meta.is_dir() {
             let locator = platform::join(&abs, "SKILL.md");
+            let dot_root = platform::join(&abs, "skills");
             if std::fs::symlink_metadata(&locator).is_ok() {
                 let entry = basename(&abs);
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry };
                 t.add(Subject { path: locator, kind, node_mode: false, source: None });
+                t.inputs.push(input("skill-folder", "a skill folder (its SKILL.md)".into()));
             } else if let Some(v) = case_variant(&abs) {
                 t.findings.push(case_finding(&abs, &v));
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry: basename(&abs) };
                 t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false, source: None });
+                t.inputs.push(input("skill-folder", format!("a skill folder (its {v})")));
+            } else if is_project_dir(&abs) {
+                let taken = project_targets(&abs, settings, env, intentional, &mut t);
+                t.inputs.push(input("project", taken));
+                if (t.subjects.len(), t.findings.len()) == before {
+                    // A project without skills is linted clean, not an error.
+                    continue;
+                }
+            } else if basename(&abs).starts_with('.') && std::fs::metadata(&dot_root).is_ok_and(|m| m.is_dir()) {
+                let sub = root_targets(&dot_root, settings, env);
+                t.complete &= sub.complete;
+                for s in sub.subjects {
+                    t.add(s);
+                }
+                t.findings.extend(sub.findings);
+                t.inputs.push(input("skills-root", format!("the skills root {}", dot_root)));
+                if (t.subjects.len(), t.findings.len()) == before {
+                    continue;
+                }
             } else {
                 let sub = root_targets(&abs, settings, env);
                 t.complete &= sub.complete;
@@ -445,6 +531,7 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
                 if (t.subjects.len(), t.findings.len()) == before {
                     bundle_without_skill_md(&abs, &platform::dirname(&abs), &mut t);
                 }
+                t.inputs.push(input("skills-root", "a skills root (each folder or .md file in it is a skill)".into()));
             }
         } else if meta.is_file() {
             let name = basename(&abs);
@@ -462,17 +549,79 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
             } else {
                 ignored(&abs, &name, Kind::File, false, &mut t);
             }
+            t.inputs.push(input("skill-file", "a skill file".into()));
         } else {
             return Err(UsageError(format!("cannot lint `{p}`: it is neither a file nor a directory")));
         }
         if (t.subjects.len(), t.findings.len()) == before {
             return Err(UsageError(format!(
-                "nothing to lint in `{p}`: give a skill folder (with SKILL.md), a SKILL.md or .md file, or a directory \
-                 of skills"
+                "nothing to lint in `{p}`: give a project directory, a skill folder (with SKILL.md), a SKILL.md or .md \
+                 file, or a directory of skills"
             )));
         }
     }
     Ok(t)
+}
+
+/// A directory that holds `.git`, `.agents` or `.dsh`.
+fn is_project_dir(dir: &str) -> bool {
+    std::fs::symlink_metadata(platform::join(dir, ".git")).is_ok()
+        || [".agents", ".dsh"].iter().any(|d| std::fs::metadata(platform::join(dir, d)).is_ok_and(|m| m.is_dir()))
+}
+
+/// `dir` as the harness sees it from a session there: the project roots it scans (their files
+/// and entries), shadowing among them, and the folders below `dir` it does not scan (whose
+/// files are linted as roots too). Personal and bundled roots are discovered (they decide
+/// shadowing) but not reported. Returns the words for "taken as".
+fn project_targets(
+    dir: &str,
+    settings: &Settings,
+    env: &Environment,
+    intentional: &[String],
+    t: &mut Targets,
+) -> String {
+    let mut scoped = settings.clone();
+    scoped.cwd = Some(dir.to_string());
+    scoped.scan.keep_source = true;
+    let snap = crate::commands::discover(&scoped, env);
+    let project = snap.project_root.as_ref().map_or_else(|| dir.to_string(), |(p, _)| p.clone());
+    let project_roots: Vec<String> = snap
+        .scans()
+        .flat_map(|(_, s)| &s.roots)
+        .filter(|r| matches!(r.root.source, "project-dsh" | "project-agents"))
+        .map(|r| r.root.path.clone())
+        .collect();
+    let inside = |path: &str, base: &str| path == base || path.starts_with(&format!("{base}{}", platform::SEP));
+    let keep = |path: &str| inside(path, dir) && project_roots.iter().any(|r| inside(path, r));
+    let sub = from_snapshot(&snap);
+    t.complete &= sub.complete;
+    for s in sub.subjects.into_iter().filter(|s| keep(&s.path)) {
+        t.add(s);
+    }
+    t.findings.extend(sub.findings.into_iter().filter(|f| keep(&f.path)));
+    let search = crate::unscanned::search(&snap, "", intentional);
+    for folder in search.folders.iter().filter(|f| inside(&f.path, dir) && !f.intentional) {
+        let sub = root_targets(&folder.path, settings, env);
+        for s in sub.subjects {
+            t.add(s);
+        }
+        t.findings.extend(sub.findings);
+    }
+    t.findings.extend(unscanned_findings(&search).into_iter().filter(|f| inside(&f.path, dir)));
+    let rel = |r: &str| r.strip_prefix(&format!("{project}{}", platform::SEP)).unwrap_or(r).to_string();
+    let roots: Vec<String> = project_roots.iter().map(|r| rel(r)).collect();
+    if project == dir {
+        format!(
+            "a project directory: the roots the harness scans for it ({}), and the skill folders it does not scan",
+            roots.join(", ")
+        )
+    } else {
+        format!(
+            "a directory inside the project {project}: the harness scans {} there, and not the skill folders below this \
+             directory",
+            roots.join(" and ")
+        )
+    }
 }
 
 /// A directory treated as a skill root: scanned exactly as the harness scans a custom root.
