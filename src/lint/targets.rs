@@ -164,7 +164,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
             Outcome::Ignored => ignored(&e.path, &e.name, e.kind, node_mode, t),
             Outcome::SystemSkipped => {
                 let has_skill = std::fs::metadata(platform::join(&e.path, "SKILL.md")).is_ok()
-                    || !nested_skill_files(&e.path).is_empty();
+                    || !nested_skill_files(&e.path).0.is_empty();
                 if has_skill {
                     t.findings.push(
                         Finding::new(
@@ -237,7 +237,8 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
 }
 
 /// A folder in a root with no `SKILL.md`: a differently cased file, a dangling link, or
-/// skills nested one level too deep.
+/// skills nested one level too deep. A well-formed skill the harness never loads is an error:
+/// its author evidently meant it to load.
 fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
     let locator = platform::join(dir, "SKILL.md");
     if std::fs::symlink_metadata(&locator).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -257,18 +258,48 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
         t.findings.push(case_finding(dir, &v));
         return;
     }
-    for nested in nested_skill_files(dir).into_iter().take(5) {
-        let group = entry_name(root, dir);
+    let (nested, stopped) = nested_skill_files(dir);
+    let group = entry_name(root, dir);
+    for file in nested {
+        // `group/x/SKILL.md` moves as the folder `group/x`; `group/x.md` as the file.
+        let moved = if file.ends_with(&format!("{}SKILL.md", platform::SEP)) { platform::dirname(&file) } else { file.clone() };
+        let to = platform::join(root, &basename(&moved));
+        let well_formed = well_formed_name(&file).is_some();
+        let mut f = Finding::new(
+            "nested-too-deep",
+            &file,
+            format!("this skill is nested inside `{}/` of the root `{}`", &group, root),
+            "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
+        )
+        .severity(if well_formed { Severity::Error } else { Severity::Warning });
+        if std::fs::symlink_metadata(&to).is_ok() {
+            f = f.help(format!(
+                "move `{}` directly under the root; `{}` already exists there, so give it another name",
+                moved, to
+            ));
+        } else {
+            f = f
+                .help(format!("move it directly under the root: `mv {} {}`", crate::unscanned::sh(&moved), crate::unscanned::sh(&to)))
+                .action(super::Action::Move { moves: vec![[moved.clone(), to]] });
+        }
+        t.findings.push(f);
+    }
+    if let Some(note) = stopped {
         t.findings.push(
-            Finding::new(
-                "nested-too-deep",
-                &nested,
-                format!("this skill is nested inside `{}/` of the root `{}`", &group, root),
-                "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
-            )
-            .help("move the skill folder directly under the root"),
+            Finding::new("nested-too-deep", dir, note, "entries past the budget were not checked").severity(Severity::Info),
         );
     }
+}
+
+/// The frontmatter `name` of a skill file the harness would load if it found it.
+pub fn well_formed_name(path: &str) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 4 << 20 {
+        return None;
+    }
+    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    crate::skillfile::parse_skill_text(text).ok().map(|p| p.name)
 }
 
 /// A file in `dir` named like `SKILL.md` in another letter case.
@@ -284,19 +315,28 @@ fn case_variant(dir: &str) -> Option<String> {
 }
 
 fn case_finding(dir: &str, variant: &str) -> Finding {
+    let path = platform::join(dir, variant);
+    let severity = if well_formed_name(&path).is_some() { Severity::Error } else { Severity::Warning };
     Finding::new(
         "skill-md-case",
-        &platform::join(dir, variant),
+        &path,
         format!("the skill file is named `{}`, not `SKILL.md`", variant),
         "the harness opens `SKILL.md` by exact name: this skill is found on case-insensitive filesystems (macOS, \
          Windows) and silently missing on Linux",
     )
-    .help("rename the file to `SKILL.md`")
+    .severity(severity)
+    .help(format!("rename the file to `SKILL.md`: `mv {} {}`", crate::unscanned::sh(&path), crate::unscanned::sh(&platform::join(dir, "SKILL.md"))))
+    .action(super::Action::Move { moves: vec![[path.clone(), platform::join(dir, "SKILL.md")]] })
 }
 
+/// Entries [`nested_skill_files`] reads at most.
+const NESTED_BUDGET: usize = 2000;
+
 /// Skill files below `dir` that the harness never reaches: `SKILL.md` two or three levels
-/// down, and `.md` files with frontmatter directly inside it.
-fn nested_skill_files(dir: &str) -> Vec<String> {
+/// down, and `.md` files with frontmatter directly inside it. A `SKILL.md` inside a folder that
+/// has its own `SKILL.md` is that skill's content (a template, an example), not a mistake.
+/// Returns a note when the budget ran out.
+fn nested_skill_files(dir: &str) -> (Vec<String>, Option<String>) {
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
         .min_depth(1)
@@ -304,19 +344,35 @@ fn nested_skill_files(dir: &str) -> Vec<String> {
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | "node_modules")));
-    walker
-        .take(2000)
-        .flatten()
-        .filter(|e| {
-            let name = e.file_name().to_str().unwrap_or("");
-            if e.depth() >= 2 {
-                name == "SKILL.md"
-            } else {
-                name.ends_with(".md") && e.file_type().is_file() && starts_with_fence(e.path())
-            }
-        })
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .collect()
+    let mut seen = 0;
+    let mut stopped = None;
+    let mut found: Vec<String> = Vec::new();
+    for e in walker.flatten() {
+        seen += 1;
+        if seen > NESTED_BUDGET {
+            stopped = Some(format!(
+                "the search for nested skills in `{dir}` stopped after {NESTED_BUDGET} entries; some were not checked"
+            ));
+            break;
+        }
+        let name = e.file_name().to_str().unwrap_or("");
+        let hit = if e.depth() >= 2 {
+            name == "SKILL.md"
+        } else {
+            name.ends_with(".md") && e.file_type().is_file() && starts_with_fence(e.path())
+        };
+        if hit {
+            found.push(e.path().to_string_lossy().into_owned());
+        }
+    }
+    // Drop the SKILL.md files inside a folder that is itself a nested skill.
+    let bundles: Vec<String> = found
+        .iter()
+        .filter(|p| p.ends_with(&format!("{}SKILL.md", platform::SEP)))
+        .map(|p| format!("{}{}", platform::dirname(p), platform::SEP))
+        .collect();
+    found.retain(|p| !bundles.iter().any(|b| p.starts_with(b.as_str()) && platform::dirname(p).len() + 1 > b.len()));
+    (found, stopped)
 }
 
 fn starts_with_fence(path: &std::path::Path) -> bool {
@@ -349,6 +405,17 @@ fn same_file(a: &str, b: &str) -> bool {
         }
     }
     matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// The scope of a root: project, custom, personal or bundled.
+fn scope(source: &str) -> &'static str {
+    match source {
+        "project-dsh" | "project-agents" => "project",
+        "custom" => "custom",
+        "user-dsh" | "user-agents" => "personal",
+        "bundled" => "bundled",
+        _ => "runtime",
+    }
 }
 
 /// Shadowed copies and same-root duplicates.
@@ -404,14 +471,25 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                     } else {
                         format!("{} (rank {}) outranks {} (rank {})", w.source, w.rank, l.source, l.rank)
                     };
-                    Finding::new(
+                    // A project skill over a personal one is the harness working as designed;
+                    // two copies in one scope (project .dsh vs .agents, two custom dirs) are not.
+                    let by_design = l.layer == w.layer && scope(w.source) != scope(l.source);
+                    let f = Finding::new(
                         "shadowed-skill",
                         lpath,
                         format!("`{name}` is shadowed by `{}` from the {} root", wpath, w.source),
                         format!("the harness loads the other copy and ignores this one ({how}); it logs `{logged}`"),
                     )
-                    .related(wpath, None, "the copy that wins")
-                    .help("rename one of the skills, or delete the stale copy")
+                    .related(wpath, None, "the copy that wins");
+                    if by_design {
+                        f.severity(Severity::Info).help(format!(
+                            "nothing to fix if the {} copy is meant to override the {} one; otherwise rename one of them",
+                            scope(w.source),
+                            scope(l.source)
+                        ))
+                    } else {
+                        f.help("rename one of the skills, or delete the stale copy")
+                    }
                 }
             }
             None => Finding::new(
