@@ -553,7 +553,20 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
     let _ = writeln!(o, "{} {}", term.bold("Skill"), term.bold(&name));
     let _ = writeln!(o, "  {} {}", term.dim("project root"), safe(&explain::project_root_words(snap)));
     if !snap.complete {
-        let _ = writeln!(o, "  {}", term.red("discovery is incomplete: the model sees no catalog at all"));
+        let _ = writeln!(
+            o,
+            "  {}",
+            term.red("discovery is incomplete: a skill provider failed, so the harness publishes no catalog at all")
+        );
+        for (p, e) in &x.failures {
+            para(&mut o, "    ", &format!("skill provider \"{}\" failed: {}", safe(p), safe(e)), term);
+        }
+        if !x.would_come_from.is_empty() {
+            let _ = writeln!(o, "  once that is fixed, \"{name}\" would come from (highest rank first):");
+            for (rank, source, path) in &x.would_come_from {
+                let _ = writeln!(o, "    {rank} {source}  {}", safe(path));
+            }
+        }
     }
     if x.stories.is_empty() {
         let _ = writeln!(o, "\n  No root the harness scans for this directory has a skill named \"{name}\".");

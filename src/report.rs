@@ -258,6 +258,20 @@ pub fn explain(s: &Snapshot, x: &Explanation) -> Value {
         },
     );
     m.insert("userInvocable".into(), x.fate.as_ref().map(|f| f.user_invocable).into());
+    if !s.complete {
+        m.insert(
+            "providerErrors".into(),
+            x.failures.iter().map(|(p, e)| json!({"provider": p, "error": e})).collect::<Vec<_>>().into(),
+        );
+        m.insert(
+            "wouldComeFrom".into(),
+            x.would_come_from
+                .iter()
+                .map(|(rank, source, path)| json!({"rank": rank, "source": source, "path": path}))
+                .collect::<Vec<_>>()
+                .into(),
+        );
+    }
     m.insert(
         "nearMisses".into(),
         x.near_misses
