@@ -34,6 +34,23 @@ impl EntryCollator {
     }
 }
 
+/// Why `name` is not a locale ICU knows, when it is not (`--locale xx` or a malformed tag): the
+/// harness then falls back to its default collation, and so does dsh-skills.
+pub fn unknown_locale(name: &str) -> Option<String> {
+    let tag = bcp47_from_posix(name);
+    let locale = match Locale::try_from_str(&tag) {
+        Ok(l) => l,
+        Err(_) => return Some(format!("`{name}` is not a well-formed BCP-47 locale tag")),
+    };
+    // A language ICU has likely-subtags data for is one it knows.
+    let mut lang = icu_locale::LanguageIdentifier::from(locale.id.language);
+    let known = matches!(
+        icu_locale::LocaleExpander::new_extended().maximize(&mut lang),
+        icu_locale::TransformResult::Modified
+    );
+    (!known).then(|| format!("ICU does not know the language of `{name}`"))
+}
+
 /// The locale Node would use for the given environment lookup.
 pub fn locale_from_env(var: &dyn Fn(&str) -> Option<String>) -> String {
     for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
@@ -62,6 +79,16 @@ mod tests {
         let mut v: Vec<String> = names.iter().map(|s| s.to_string()).collect();
         v.sort_by(|a, b| c.compare(a, b));
         v
+    }
+
+    #[test]
+    fn unknown_locales() {
+        assert_eq!(unknown_locale("sv_SE.UTF-8"), None);
+        assert_eq!(unknown_locale("en-US"), None);
+        assert_eq!(unknown_locale("tr"), None);
+        assert_eq!(unknown_locale("C"), None);
+        assert!(unknown_locale("xx-YY").is_some());
+        assert!(unknown_locale("not a locale!").is_some());
     }
 
     #[test]
