@@ -76,6 +76,34 @@ fn para(o: &mut String, indent: &str, text: &str, term: &Term) {
     }
 }
 
+/// A shell command fitted to the width: long lines continue with ` \` so that a copied
+/// command still runs as one; words are never cut.
+fn shell_lines(o: &mut String, indent: &str, text: &str, term: &Term) {
+    let Some(width) = term.width else {
+        let _ = writeln!(o, "{indent}{text}");
+        return;
+    };
+    let limit = width.saturating_sub(indent.chars().count() + 2).max(20);
+    let mut line = String::new();
+    let mut lines = Vec::new();
+    for word in text.split(' ') {
+        let (lw, ww) = (line.chars().count(), word.chars().count());
+        if lw > 0 && lw + 1 + ww > limit {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    let last = lines.len() - 1;
+    for (i, l) in lines.iter().enumerate() {
+        let cont = if i < last { " \\" } else { "" };
+        let _ = writeln!(o, "{indent}{}{l}{cont}", if i == 0 { "" } else { "  " });
+    }
+}
+
 /// Model-invocable winners whose description the catalog cuts: (name, normalized length in
 /// UTF-16 units, units lost).
 pub fn catalog_cuts(snap: &Snapshot) -> Vec<(String, usize, usize)> {
@@ -352,9 +380,14 @@ pub fn list(
             }
             para(&mut o, "    ", &holds, term);
             para(&mut o, "    ", &format!("ignored: {}", safe(&f.why)), term);
-            for (i, l) in f.fix_lines().iter().enumerate() {
-                let lead = if i == 0 { term.cyan("fix:") } else { "    ".to_string() };
-                para(&mut o, "    ", &format!("{lead} {}", safe(l)), term);
+            let _ = writeln!(o, "    {} (any one)", term.cyan("fix:"));
+            for (label, text, command) in f.fixes() {
+                let line = format!("{label}: {}", safe(&text));
+                if command {
+                    shell_lines(&mut o, "      ", &line, term);
+                } else {
+                    para(&mut o, "      ", &line, term);
+                }
             }
         }
         if let Some(note) = &unscanned.stopped {

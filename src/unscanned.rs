@@ -405,18 +405,32 @@ impl Folder {
         format!("{n} skill{} ({}{more})", if n == 1 { "" } else { "s" }, shown.join(", "))
     }
 
-    /// The fixes, one line each, for human output.
-    pub fn fix_lines(&self) -> Vec<String> {
+    /// The fixes, any one of which works: (label, text, whether the text is a shell command).
+    pub fn fixes(&self) -> Vec<(&'static str, String, bool)> {
         let r = &self.remedy;
-        let mut v = vec![format!("move:  {}", r.move_command)];
-        if !r.clashes.is_empty() {
-            v[0].push_str(&format!("  (already in the target: {})", r.clashes.join(", ")));
+        let mut v = Vec::new();
+        if r.clashes.is_empty() {
+            v.push(("move", r.move_command.clone(), true));
+        } else {
+            v.push((
+                "move",
+                format!(
+                    "{} (first rename what is already in the target: {})",
+                    r.move_command,
+                    r.clashes.join(", ")
+                ),
+                false,
+            ));
         }
-        v.push(format!("link:  {}", r.link_command));
-        v.push(format!(
-            "or add it as a custom dir: `customSkillDirs: [{}]` in the skill-filesystem row (preview with `dsh-skills {} list`)",
-            serde_json::to_string(&self.path).unwrap_or_default(),
-            r.custom_dir_flag
+        v.push(("link", r.link_command.clone(), true));
+        v.push((
+            "custom dir",
+            format!(
+                "add {} to `customSkillDirs` in the skill-filesystem row (preview: `dsh-skills {} list`)",
+                serde_json::to_string(&self.path).unwrap_or_default(),
+                r.custom_dir_flag
+            ),
+            false,
         ));
         v
     }

@@ -525,8 +525,8 @@ pub fn unscanned_findings(search: &crate::unscanned::Search) -> Vec<Finding> {
             format!("this folder holds {}, but the harness does not scan it for this working directory", f.holds()),
             format!("the harness never loads these skills, without a warning: {}", f.why),
         );
-        for (i, l) in f.fix_lines().into_iter().enumerate() {
-            finding = finding.help(if i == 0 { l } else { l.trim_start_matches("or ").to_string() });
+        for (label, text, command) in f.fixes() {
+            finding = finding.help(if command { format!("{label}: `{text}`") } else { format!("{label}: {text}") });
         }
         finding = finding.help(format!(
             "or, if the folder is kept for another agent on purpose, list it under `unscanned-ok` in {}",
