@@ -44,10 +44,8 @@ pub fn unknown_locale(name: &str) -> Option<String> {
     };
     // A language ICU has likely-subtags data for is one it knows.
     let mut lang = icu_locale::LanguageIdentifier::from(locale.id.language);
-    let known = matches!(
-        icu_locale::LocaleExpander::new_extended().maximize(&mut lang),
-        icu_locale::TransformResult::Modified
-    );
+    let known =
+        matches!(icu_locale::LocaleExpander::new_extended().maximize(&mut lang), icu_locale::TransformResult::Modified);
     (!known).then(|| format!("ICU does not know the language of `{name}`"))
 }
 

@@ -98,8 +98,7 @@ pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
     for folder in &search.folders {
         near_misses_in_unscanned(folder, name, &mut near);
     }
-    let failures: Vec<(String, String)> =
-        snap.provider_errors().map(|(p, e)| (p.to_string(), e.to_string())).collect();
+    let failures: Vec<(String, String)> = snap.provider_errors().map(|(p, e)| (p.to_string(), e.to_string())).collect();
     let would_come_from = if failures.is_empty() { Vec::new() } else { best_effort_copies(snap, name) };
     Explanation {
         name: name.to_string(),
@@ -132,7 +131,8 @@ fn best_effort_copies(snap: &Snapshot, wanted: &str) -> Vec<(u32, &'static str, 
                 continue;
             }
             let Ok(rd) = std::fs::read_dir(&r.root.path) else { continue };
-            let mut names: Vec<String> = rd.flatten().filter_map(|d| d.file_name().to_str().map(str::to_string)).collect();
+            let mut names: Vec<String> =
+                rd.flatten().filter_map(|d| d.file_name().to_str().map(str::to_string)).collect();
             names.sort();
             for n in names.into_iter().take(20_000) {
                 let entry = platform::join(&r.root.path, &n);
@@ -406,7 +406,15 @@ pub fn bundle_without_skill_md(e: &EntryReport, wanted: Option<&str>) -> Vec<Nea
                         e.name
                     ),
                     log: None,
-                    fix: Some(format!("move `{}/{n}` up into the root", e.name)),
+                    fix: Some({
+                        let root = platform::dirname(&e.path);
+                        let to = platform::join(&root, n);
+                        if std::fs::symlink_metadata(&to).is_ok() {
+                            format!("move `{}/{n}` directly into the root under a new name (`{n}` is taken there)", e.name)
+                        } else {
+                            format!("move it up into the root: `mv {} {}`", crate::unscanned::sh(&child), crate::unscanned::sh(&to))
+                        }
+                    }),
                 });
             }
         }
@@ -483,7 +491,10 @@ fn near_misses_in_unscanned(folder: &crate::unscanned::Folder, wanted: &str, out
         let link = crate::unscanned::relative(target, &path);
         out.push(NearMiss {
             path: file,
-            why: format!("`{}` is not a root the harness scans for this working directory: {}", folder.path, folder.why),
+            why: format!(
+                "`{}` is not a root the harness scans for this working directory: {}",
+                folder.path, folder.why
+            ),
             log: None,
             fix: Some(format!(
                 "move it: `mkdir -p {t} && mv {p} {t}/`; or link it: `ln -s {l} {t}/`; or add the folder as a custom \

@@ -246,13 +246,9 @@ pub fn list(
         }
         let _ = writeln!(o, "  The harness keeps no catalog for a fresh session until this is fixed.\n");
     }
-    let _ = writeln!(
-        o,
-        "{} {}",
-        term.bold("Working directory"),
-        snap.cwd.as_deref().map(safe).unwrap_or_else(|| "(none)".into())
-    );
-    let _ = writeln!(o, "{}      {}", term.bold("Project root"), safe(&explain::project_root_words(snap)));
+    let cwd = snap.cwd.as_deref().map(safe).unwrap_or_else(|| "(none)".into());
+    para(&mut o, "", &format!("{} {}", term.bold("Working directory"), cwd), term);
+    para(&mut o, "", &format!("{}      {}", term.bold("Project root"), safe(&explain::project_root_words(snap))), term);
     if snap.layer_names.len() > 1 {
         let _ = writeln!(o, "{}    {}", term.bold("Registry layers"), snap.layer_names.join(", "));
     }
@@ -332,13 +328,19 @@ pub fn list(
         for name in names {
             let _ = writeln!(o, "  {}", term.bold(&safe(name)));
             let winner = snap.winner(name);
+            // "    wins  100 project-dsh  " before the path.
+            let room = |c: &Candidate| {
+                term.width.map_or(usize::MAX, |w| w.saturating_sub(13 + c.rank.to_string().len() + c.source.len()))
+            };
             if let Some(w) = winner {
-                let _ = writeln!(o, "    {} {} {}  {}", term.green("wins "), w.rank, w.source, safe(&location(w)));
+                let path = elide_middle(&safe(&location(w)), room(w));
+                let _ = writeln!(o, "    {} {} {}  {}", term.green("wins "), w.rank, w.source, path);
             }
             for s in snap.shadowed.iter().filter(|s| snap.candidates[s.loser].skill.name == name) {
                 let (l, w) = (&snap.candidates[s.loser], &snap.candidates[s.winner]);
-                let _ = writeln!(o, "    {} {} {}  {}", term.yellow("loses"), l.rank, l.source, safe(&location(l)));
-                let _ = writeln!(o, "          {}", term.dim(&safe(&explain::loss_reason(snap, l, w))));
+                let path = elide_middle(&safe(&location(l)), room(l));
+                let _ = writeln!(o, "    {} {} {}  {}", term.yellow("loses"), l.rank, l.source, path);
+                para(&mut o, "          ", &term.dim(&safe(&explain::loss_reason(snap, l, w))), term);
             }
         }
     }

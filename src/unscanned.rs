@@ -366,11 +366,8 @@ pub fn relative(from: &str, to: &str) -> String {
 
 fn remedy(folder: &str, target: &str, skills: &[String]) -> Remedy {
     let entry = |s: &String| s.trim_end_matches('/').to_string();
-    let clashes: Vec<String> = skills
-        .iter()
-        .map(entry)
-        .filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok())
-        .collect();
+    let clashes: Vec<String> =
+        skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
     let sources: Vec<String> = skills.iter().map(|s| sh(&platform::join(folder, &entry(s)))).collect();
     let move_command = format!("mkdir -p {} && mv {} {}/", sh(target), sources.join(" "), sh(target));
     let link_command = if std::fs::symlink_metadata(target).is_err() {
@@ -414,11 +411,7 @@ impl Folder {
         } else {
             v.push((
                 "move",
-                format!(
-                    "{} (first rename what is already in the target: {})",
-                    r.move_command,
-                    r.clashes.join(", ")
-                ),
+                format!("{} (first rename what is already in the target: {})", r.move_command, r.clashes.join(", ")),
                 false,
             ));
         }

@@ -136,7 +136,9 @@ pub fn differs_from_defaults(r: &Report) -> bool {
         || set(&r.tool)
         || set(&r.description_max_length)
         || set(&r.badge)
-        || r.layers.iter().any(|l| l.providers.iter().any(|p| p.row.as_ref().is_some_and(|row| !matches!(&*row.at.source, Source::Shipped(_)))))
+        || r.layers.iter().any(|l| {
+            l.providers.iter().any(|p| p.row.as_ref().is_some_and(|row| !matches!(&*row.at.source, Source::Shipped(_))))
+        })
         || provider_settings.into_iter().any(set)
 }
 

@@ -1315,7 +1315,9 @@ impl<'a> Ctx<'a> {
         }
         // The entry as it is and as it would be renamed: folder `name`, or file `name.md`.
         let (what, entry, renamed, parent) = match &self.subject.kind {
-            SubjectKind::Bundle { dir, entry } => ("folder", entry.clone(), name.to_string(), crate::platform::dirname(dir)),
+            SubjectKind::Bundle { dir, entry } => {
+                ("folder", entry.clone(), name.to_string(), crate::platform::dirname(dir))
+            }
             SubjectKind::Flat { root, entry } => ("file", entry.clone(), format!("{name}.md"), root.clone()),
         };
         let from = crate::platform::join(&parent, &entry);

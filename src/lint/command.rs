@@ -123,7 +123,10 @@ fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
 
 /// One lint pass over `paths` (or every root for the cwd when empty).
 pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Options) -> Result<Run, UsageError> {
-    let start = settings.cwd.as_deref().map_or_else(|| env.process_cwd.clone(), |c| crate::platform::resolve(&env.process_cwd, c));
+    let start = settings
+        .cwd
+        .as_deref()
+        .map_or_else(|| env.process_cwd.clone(), |c| crate::platform::resolve(&env.process_cwd, c));
     let intentional = opts.config.unscanned_ok_paths(&start);
     let t = if paths.is_empty() {
         // Discovery keeps each file's bytes and YAML parse, so no file is read or parsed twice.

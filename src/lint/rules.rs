@@ -411,16 +411,19 @@ pub static RULES: &[Rule] = &[
          the user cannot invoke it with `/name`: nothing can ever use it.",
         "Drop one of the two settings.",
     ),
-    noted(rule(
-        "skill-md-case",
-        Error,
-        Suspicious,
-        "A skill folder has `skill.md` (or another spelling) instead of `SKILL.md`.",
-        "The harness opens `<folder>/SKILL.md` by that exact name. On case-insensitive filesystems \
+    noted(
+        rule(
+            "skill-md-case",
+            Error,
+            Suspicious,
+            "A skill folder has `skill.md` (or another spelling) instead of `SKILL.md`.",
+            "The harness opens `<folder>/SKILL.md` by that exact name. On case-insensitive filesystems \
          (macOS, Windows) `skill.md` is found too, so the skill works there and silently \
          disappears on Linux, including CI and servers.",
-        "Rename the file to `SKILL.md`.",
-    ), "a warning when the file would not load anyway (its frontmatter is not a valid skill)"),
+            "Rename the file to `SKILL.md`.",
+        ),
+        "a warning when the file would not load anyway (its frontmatter is not a valid skill)",
+    ),
     rule(
         "ignored-entry",
         Warning,

@@ -262,7 +262,8 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
     let group = entry_name(root, dir);
     for file in nested {
         // `group/x/SKILL.md` moves as the folder `group/x`; `group/x.md` as the file.
-        let moved = if file.ends_with(&format!("{}SKILL.md", platform::SEP)) { platform::dirname(&file) } else { file.clone() };
+        let moved =
+            if file.ends_with(&format!("{}SKILL.md", platform::SEP)) { platform::dirname(&file) } else { file.clone() };
         let to = platform::join(root, &basename(&moved));
         let well_formed = well_formed_name(&file).is_some();
         let mut f = Finding::new(
@@ -279,14 +280,19 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
             ));
         } else {
             f = f
-                .help(format!("move it directly under the root: `mv {} {}`", crate::unscanned::sh(&moved), crate::unscanned::sh(&to)))
+                .help(format!(
+                    "move it directly under the root: `mv {} {}`",
+                    crate::unscanned::sh(&moved),
+                    crate::unscanned::sh(&to)
+                ))
                 .action(super::Action::Move { moves: vec![[moved.clone(), to]] });
         }
         t.findings.push(f);
     }
     if let Some(note) = stopped {
         t.findings.push(
-            Finding::new("nested-too-deep", dir, note, "entries past the budget were not checked").severity(Severity::Info),
+            Finding::new("nested-too-deep", dir, note, "entries past the budget were not checked")
+                .severity(Severity::Info),
         );
     }
 }
@@ -325,7 +331,11 @@ fn case_finding(dir: &str, variant: &str) -> Finding {
          Windows) and silently missing on Linux",
     )
     .severity(severity)
-    .help(format!("rename the file to `SKILL.md`: `mv {} {}`", crate::unscanned::sh(&path), crate::unscanned::sh(&platform::join(dir, "SKILL.md"))))
+    .help(format!(
+        "rename the file to `SKILL.md`: `mv {} {}`",
+        crate::unscanned::sh(&path),
+        crate::unscanned::sh(&platform::join(dir, "SKILL.md"))
+    ))
     .action(super::Action::Move { moves: vec![[path.clone(), platform::join(dir, "SKILL.md")]] })
 }
 

@@ -23,7 +23,11 @@ pub fn render(report: &Report, opts: Options) -> String {
     let renderer = if opts.color { Renderer::styled() } else { Renderer::plain() }.term_width(opts.width);
     let mut out = String::new();
     for i in &report.inputs {
-        out.push_str(&format!("linting {} as {}\n", term::escape(&report.display_path(&i.path)), term::escape(&i.taken_as)));
+        out.push_str(&format!(
+            "linting {} as {}\n",
+            term::escape(&report.display_path(&i.path)),
+            term::escape(&i.taken_as)
+        ));
     }
     if !report.inputs.is_empty() {
         out.push('\n');
