@@ -104,15 +104,37 @@ fn shell_lines(o: &mut String, indent: &str, text: &str, term: &Term) {
     }
 }
 
+/// The UTF-16 length of `s` after the catalog's whitespace collapse and trim, counted without
+/// building the collapsed string.
+fn collapsed_utf16_len(s: &str) -> usize {
+    let (mut n, mut pending_space, mut started) = (0, false, false);
+    for c in s.chars() {
+        if crate::js::is_js_whitespace(c) {
+            pending_space = started;
+        } else {
+            if pending_space {
+                n += 1;
+                pending_space = false;
+            }
+            n += c.len_utf16();
+            started = true;
+        }
+    }
+    n
+}
+
 /// Model-invocable winners whose description the catalog cuts: (name, normalized length in
 /// UTF-16 units, units lost).
 pub fn catalog_cuts(snap: &Snapshot) -> Vec<(String, usize, usize)> {
     let max = snap.description_max_length;
     snap.winners()
         .filter(|c| c.skill.invocation.model_invocable)
+        // Collapsing whitespace only shrinks a description: one within the limit as written is
+        // never cut (bytes bound UTF-16 units from above).
+        .filter(|c| c.skill.description.len() > max)
         .filter_map(|c| {
-            let e = CatalogEntry::new(&c.skill.name, &c.skill.description, max);
-            e.is_cut().then(|| (c.skill.name.clone(), e.normalized_len, e.normalized_len - (max - 3)))
+            let len = collapsed_utf16_len(&c.skill.description);
+            (len > max).then(|| (c.skill.name.clone(), len, len - (max - 3)))
         })
         .collect()
 }
@@ -289,7 +311,8 @@ pub fn list(
     o.push_str(&table(&["RANK", "SOURCE", "STATUS", "SKILLS", "PATH"], rows, term));
 
     let winners: Vec<&Candidate> = snap.winners().collect();
-    let cuts = catalog_cuts(snap);
+    let cuts: std::collections::HashMap<String, usize> =
+        catalog_cuts(snap).into_iter().map(|(n, _, lost)| (n, lost)).collect();
     let _ = writeln!(o, "\n{}", term.bold(&format!("Skills ({}), in catalog order", winners.len())));
     if winners.is_empty() {
         let _ = writeln!(o, "  (none)");
@@ -302,8 +325,8 @@ pub fn list(
                     c.source.to_string(),
                     yes_no(c.skill.invocation.model_invocable).into(),
                     yes_no(c.skill.invocation.user_invocable).into(),
-                    match cuts.iter().find(|(n, _, _)| n == &c.skill.name) {
-                        Some((_, _, lost)) => format!(
+                    match cuts.get(&c.skill.name) {
+                        Some(lost) => format!(
                             "{} {}",
                             term.yellow(&format!("[catalog cuts {lost}]")),
                             safe(&crate::js::collapse_whitespace(&c.skill.description))
@@ -703,6 +726,20 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn collapsed_length_matches_the_catalog() {
+        for d in ["  a  b\n\tc ", "\u{feff}x\u{3000}y", "😀  😀", "", "   ", "plain"] {
+            let want = crate::js::collapse_whitespace(d).encode_utf16().count();
+            assert_eq!(collapsed_utf16_len(d), want, "{d:?}");
+        }
+    }
+
+    #[test]
+    fn middle_elision() {
+        assert_eq!(elide_middle("/a/b/c/d/e/f", 7), "/a/…e/f");
+        assert_eq!(elide_middle("short", 7), "short");
+    }
 
     #[test]
     fn tables_fit_and_trim() {
