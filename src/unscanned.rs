@@ -101,6 +101,8 @@ pub struct Remedy {
     pub config_snippet: String,
     /// Entries of the folder that already exist in the target root (a move would clash).
     pub clashes: Vec<String>,
+    /// The links `link_command` creates: `[link, target as written]`.
+    pub links: Vec<[String; 2]>,
 }
 
 /// One folder with skill-like content that the harness does not scan.
@@ -160,7 +162,21 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             return;
         }
         s.checked.push(path.clone());
-        let skills = skill_entries(&path);
+        // A folder (or skill) already linked into a scanned root is found there.
+        let canon = |p: &str| std::fs::canonicalize(p).ok();
+        let real = canon(&path);
+        if real.is_some() && scanned.iter().any(|r| canon(r) == real) {
+            return;
+        }
+        let mut skills = skill_entries(&path);
+        skills.retain(|e| {
+            let e = e.trim_end_matches('/');
+            let real = canon(&platform::join(&path, e));
+            !scanned.iter().any(|r| {
+                let there = platform::join(r, e);
+                std::fs::symlink_metadata(&there).is_ok() && canon(&there) == real
+            })
+        });
         if skills.is_empty() {
             return;
         }
@@ -370,15 +386,18 @@ fn remedy(folder: &str, target: &str, skills: &[String]) -> Remedy {
         skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
     let sources: Vec<String> = skills.iter().map(|s| sh(&platform::join(folder, &entry(s)))).collect();
     let move_command = format!("mkdir -p {} && mv {} {}/", sh(target), sources.join(" "), sh(target));
-    let link_command = if std::fs::symlink_metadata(target).is_err() {
+    let (link_command, links) = if std::fs::symlink_metadata(target).is_err() {
         let parent = platform::dirname(target);
-        format!("mkdir -p {} && ln -s {} {}", sh(&parent), sh(&relative(&parent, folder)), sh(target))
+        let rel = relative(&parent, folder);
+        (format!("mkdir -p {} && ln -s {} {}", sh(&parent), sh(&rel), sh(target)), vec![[target.to_string(), rel]])
     } else {
-        let links: Vec<String> = skills
+        let links: Vec<[String; 2]> = skills
             .iter()
-            .map(|s| format!("ln -s {} {}/", sh(&relative(target, &platform::join(folder, &entry(s)))), sh(target)))
+            .filter(|s| !clashes.contains(&entry(s)))
+            .map(|s| [platform::join(target, &entry(s)), relative(target, &platform::join(folder, &entry(s)))])
             .collect();
-        links.join(" && ")
+        let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
+        (cmds.join(" && "), links)
     };
     Remedy {
         target_root: target.to_string(),
@@ -390,6 +409,7 @@ fn remedy(folder: &str, target: &str, skills: &[String]) -> Remedy {
             serde_json::to_string(folder).unwrap_or_default()
         ),
         clashes,
+        links,
     }
 }
 

@@ -45,6 +45,8 @@ fn repo() -> Repo {
     skill(r, "repo/skills/release/SKILL.md", "release", "Cut a release.");
     skill(r, "home/.agents/skills/review/SKILL.md", "review", "My personal review checklist.");
     skill(r, "home/.claude/skills/notes/SKILL.md", "notes", "Take notes.");
+    // Above the project root: the repository is nested inside another folder with skills.
+    skill(r, ".agents/skills/outer/SKILL.md", "outer", "From the enclosing folder.");
     // Things the search must not enter.
     skill(r, "repo/node_modules/pkg/.agents/skills/dep/SKILL.md", "dep", "From a dependency.");
     Repo { _dir: dir, root }
@@ -125,7 +127,10 @@ fn every_mistake_is_reported_with_its_severity() {
     let r = repo();
     let v = r.json("repo", &["lint", "--format", "json"]);
     // Item 1: every unscanned folder, with a count; node_modules is not searched.
-    for suffix in ["repo/.claude/skills", "repo/packages/web/.agents/skills", "repo/skills", "home/.claude/skills"] {
+    let outer = format!("{}/.agents/skills", r.root.display());
+    for suffix in
+        ["repo/.claude/skills", "repo/packages/web/.agents/skills", "repo/skills", "home/.claude/skills", &outer]
+    {
         assert!(has(&v, "unscanned-skill-folder", "warning", suffix), "no unscanned finding for {suffix}: {v:#}");
     }
     assert!(!findings(&v).iter().any(|f| f["path"].as_str().unwrap().contains("node_modules")));
@@ -137,7 +142,7 @@ fn every_mistake_is_reported_with_its_severity() {
     assert!(has(&v, "shadowed-skill", "info", "home/.agents/skills/review/SKILL.md"));
     let list = r.json("repo", &["list", "--format", "json"]);
     let folders = list["unscanned"]["folders"].as_array().unwrap();
-    assert_eq!(folders.len(), 4, "{folders:#?}");
+    assert_eq!(folders.len(), 5, "{folders:#?}");
     assert!(folders.iter().all(|f| f["skills"].as_array().unwrap().len() == 1));
 }
 
@@ -205,6 +210,14 @@ fn apply(action: &Value, finding: &Value, old: &Path, new: &Path) -> (Vec<String
             }
             (Vec::new(), moved)
         }
+        "link" => {
+            for l in action["links"].as_array().unwrap() {
+                let link = map(l[0].as_str().unwrap());
+                fs::create_dir_all(Path::new(&link).parent().unwrap()).unwrap();
+                std::os::unix::fs::symlink(l[1].as_str().unwrap(), &link).unwrap();
+            }
+            (Vec::new(), Vec::new())
+        }
         "setName" => {
             let file = map(finding["path"].as_str().unwrap());
             let text = fs::read_to_string(&file).unwrap();
@@ -237,6 +250,11 @@ fn every_suggestion_works_when_applied() {
     let rules: std::collections::BTreeSet<&str> = with_action.iter().map(|f| f["rule"].as_str().unwrap()).collect();
     for rule in ["unscanned-skill-folder", "skill-md-case", "nested-too-deep", "name-mismatch", "name-invalid"] {
         assert!(rules.contains(rule), "no {rule} finding with an action: {before:#}");
+    }
+    let kinds: std::collections::BTreeSet<&str> =
+        with_action.iter().map(|f| f["action"]["kind"].as_str().unwrap()).collect();
+    for kind in ["move", "link", "setName"] {
+        assert!(kinds.contains(kind), "no {kind} action: {kinds:?}");
     }
     let old = r.root.clone();
     for f in &with_action {

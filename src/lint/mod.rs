@@ -117,6 +117,9 @@ pub struct Fix {
 pub enum Action {
     /// Rename or move files or folders: each `[from, to]`.
     Move { moves: Vec<[String; 2]> },
+    /// Create symbolic links: each `[link, target]`, the target as written into the link
+    /// (relative to the link's folder).
+    Link { links: Vec<[String; 2]> },
     /// Set the frontmatter `name` of the finding's file.
     SetName { name: String },
     /// Add a folder to the harness's `customSkillDirs` (`--custom-dir`).

@@ -542,11 +542,17 @@ pub fn unscanned_findings(search: &crate::unscanned::Search) -> Vec<Finding> {
             "or, if the folder is kept for another agent on purpose, list it under `unscanned-ok` in {}",
             super::config::FILE_NAME
         ));
-        if r.clashes.is_empty() {
-            finding = finding.action(super::Action::Move { moves });
+        // A folder another agent reads (or another repository's) stays where it is, linked; a
+        // misplaced folder of this project moves.
+        use crate::unscanned::Place;
+        let keep = f.agent.is_some() || f.place == Place::AboveProject;
+        finding = finding.action(if !r.clashes.is_empty() {
+            super::Action::CustomDir { path: f.path.clone() }
+        } else if keep {
+            super::Action::Link { links: r.links.clone() }
         } else {
-            finding = finding.action(super::Action::CustomDir { path: f.path.clone() });
-        }
+            super::Action::Move { moves }
+        });
         out.push(finding);
     }
     if let Some(note) = &search.stopped {
