@@ -48,6 +48,28 @@ impl EntryCollator {
     }
 }
 
+/// Why `name` is not a locale ICU knows, when it is not (`--locale xx` or a malformed value):
+/// the harness then falls back to the root collation, and so does dsh-skills.
+pub fn unknown_locale(name: &str) -> Option<String> {
+    if name.is_empty() {
+        // `LC_ALL=` (set but empty) is the root collation on purpose.
+        return None;
+    }
+    let tag = locale_from_value(name);
+    let locale = match Locale::try_from_str(&tag) {
+        Ok(l) => l,
+        Err(_) => return Some(format!("`{name}` is not a well-formed locale")),
+    };
+    if locale.id.language.is_unknown() {
+        return Some(format!("ICU reads no language from `{name}`; the root collation applies"));
+    }
+    // A language ICU has likely-subtags data for is one it knows.
+    let mut lang = icu_locale::LanguageIdentifier::from(locale.id.language);
+    let known =
+        matches!(icu_locale::LocaleExpander::new_extended().maximize(&mut lang), icu_locale::TransformResult::Modified);
+    (!known).then(|| format!("ICU does not know the language of `{name}`"))
+}
+
 /// The locale (as `resolvedOptions().locale`) Node would use for the given environment.
 pub fn locale_from_env(var: &dyn Fn(&str) -> Option<String>) -> String {
     let (_, posix) = icu_id::posix_id(var);
@@ -155,6 +177,16 @@ mod tests {
         let mut v: Vec<String> = names.iter().map(|s| s.to_string()).collect();
         v.sort_by(|a, b| c.compare(a, b));
         v
+    }
+
+    #[test]
+    fn unknown_locales() {
+        assert_eq!(unknown_locale("sv_SE.UTF-8"), None);
+        assert_eq!(unknown_locale("en-US"), None);
+        assert_eq!(unknown_locale("tr"), None);
+        assert_eq!(unknown_locale("C"), None);
+        assert!(unknown_locale("xx-YY").is_some());
+        assert!(unknown_locale("not a locale!").is_some());
     }
 
     #[test]

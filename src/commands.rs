@@ -52,6 +52,7 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
         return completions(args, io);
     }
     let var = |k: &str| std::env::var(k).ok();
+    input_warnings(&cli.global, env, io)?;
     // Flags, environment and (unless --no-config) the harness's configuration files.
     let resolved = config::resolve(&cli.global, env, &var).map_err(|e| UsageError(e.0))?;
     let mut settings = if cli.global.no_config { settings_from_args(&cli.global, env) } else { resolved.settings };
@@ -76,6 +77,56 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
         Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
         Command::Completions(_) => unreachable!("handled above"),
     }
+}
+
+/// Input that looks wrong, said on stderr; the output stays what the contract says.
+fn input_warnings(g: &GlobalArgs, env: &Environment, io: &mut Io) -> io::Result<()> {
+    use crate::term::safe;
+    if let Some(cwd) = &g.cwd {
+        let abs = crate::platform::resolve(&env.process_cwd, cwd);
+        match std::fs::metadata(&abs) {
+            Err(_) => writeln!(
+                io.err,
+                "warning: --cwd {} does not exist; showing what the harness would do for that path anyway",
+                safe(&abs)
+            )?,
+            Ok(m) if !m.is_dir() => writeln!(
+                io.err,
+                "warning: --cwd {} is a file, not a directory; showing what the harness would do for that path anyway",
+                safe(&abs)
+            )?,
+            Ok(_) => {}
+        }
+    }
+    if let Some(why) = g.locale.as_deref().and_then(crate::collate::unknown_locale) {
+        writeln!(io.err, "warning: --locale: {}; entries are ordered by the root collation (as en-US)", safe(&why))?;
+    }
+    let tilde = |v: &str| v == "~" || v.starts_with("~/") || v.starts_with("~\\");
+    let mut literal = Vec::new();
+    if let Some(v) = g.agents_home.as_deref().filter(|v| tilde(v)) {
+        literal.push(("--agents-home", v.to_string()));
+    } else if g.agents_home.is_none()
+        && let Some(v) = std::env::var("DSH_AGENTS_HOME").ok().filter(|v| tilde(v))
+    {
+        literal.push(("$DSH_AGENTS_HOME", v));
+    }
+    for d in g.custom_dirs.iter().filter(|v| tilde(v)) {
+        literal.push(("--custom-dir", d.clone()));
+    }
+    if let Some(v) = g.bundled_dir.as_deref().filter(|v| tilde(v)) {
+        literal.push(("--bundled-dir", v.to_string()));
+    }
+    for (flag, v) in literal {
+        let home = if env.home.is_empty() { "$HOME".to_string() } else { env.home.clone() };
+        writeln!(
+            io.err,
+            "warning: {flag} {}: the harness does not expand `~` here, so this is {}; write {} if you mean your home",
+            safe(&v),
+            safe(&crate::platform::resolve(&env.process_cwd, &v)),
+            safe(&crate::platform::join(&home, v.trim_start_matches('~').trim_start_matches(['/', '\\'])))
+        )?;
+    }
+    Ok(())
 }
 
 /// Where the preview may differ from dsh (e.g. an installed package that was not found).
@@ -131,13 +182,31 @@ fn list(
 ) -> anyhow::Result<u8> {
     let json = human_or_json(g, "list")?;
     let snap = discover(settings, env);
+    let unscanned = unscanned_search(&snap, env);
     if json {
-        write_json(io, &report::list(&snap, config::report::json(config)))?;
+        let mut doc = report::list(&snap, config::report::json(config));
+        doc.unscanned = Some(unscanned);
+        write_json(io, &doc)?;
     } else {
-        let config_lines = config::report::human(config);
-        io.out.write_all(human::list(&snap, &io.term, args.verbose, &config_lines).as_bytes())?;
+        // The configuration block when asked for, or when something is not the default.
+        let config_lines = if args.verbose || config::report::differs_from_defaults(config) {
+            config::report::human(config)
+        } else {
+            Vec::new()
+        };
+        io.out.write_all(human::list(&snap, &io.term, args.verbose, &config_lines, &unscanned).as_bytes())?;
     }
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
+}
+
+/// [`crate::unscanned::search`] for the snapshot's cwd, with the folders the lint
+/// configuration (`unscanned-ok`) declares intentional.
+pub fn unscanned_search(snap: &Snapshot, env: &Environment) -> crate::unscanned::Search {
+    let start = snap.cwd.clone().unwrap_or_else(|| env.process_cwd.clone());
+    let ok = crate::lint::config::Config::find(&start, None, &env.process_cwd)
+        .map(|c| c.unscanned_ok_paths(&start))
+        .unwrap_or_default();
+    crate::unscanned::search(snap, &env.home, &ok)
 }
 
 fn catalog_cmd(

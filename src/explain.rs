@@ -11,7 +11,6 @@ use crate::discover::{Candidate, EntryReport, Outcome, ProjectRootReason, Provid
 use crate::platform;
 use crate::skillfile::{self, MissingReason, NoFrontmatter, Rejection};
 use crate::snapshot::Snapshot;
-use std::collections::BTreeSet;
 
 /// Why one candidate wins or loses.
 #[derive(Clone, Debug)]
@@ -63,6 +62,12 @@ pub struct Explanation {
     pub fate: Option<Fate>,
     /// Folders looked in that the harness does not scan, for the "what was searched" part.
     pub unscanned_checked: Vec<String>,
+    /// When discovery is incomplete: the failures, by provider.
+    pub failures: Vec<(String, String)>,
+    /// When discovery is incomplete: the copies of this name found by a best-effort listing of
+    /// the roots the failed provider could not finish, highest rank first (rank, source, path):
+    /// where the name would come from once the failure is fixed.
+    pub would_come_from: Vec<(u32, &'static str, String)>,
 }
 
 pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
@@ -89,11 +94,61 @@ pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
             near_misses_in_scan(snap, p.order, scan, name, &mut near);
         }
     }
-    let unscanned_checked = unscanned_dirs(snap, env_home);
-    for dir in &unscanned_checked {
-        near_misses_in_unscanned(dir, name, &mut near);
+    let search = crate::unscanned::search(snap, env_home, &[]);
+    for folder in &search.folders {
+        near_misses_in_unscanned(folder, name, &mut near);
     }
-    Explanation { name: name.to_string(), stories, winner, near_misses: near, fate, unscanned_checked }
+    let failures: Vec<(String, String)> = snap.provider_errors().map(|(p, e)| (p.to_string(), e.to_string())).collect();
+    let would_come_from = if failures.is_empty() { Vec::new() } else { best_effort_copies(snap, name) };
+    Explanation {
+        name: name.to_string(),
+        stories,
+        winner,
+        near_misses: near,
+        fate,
+        unscanned_checked: search.checked,
+        failures,
+        would_come_from,
+    }
+}
+
+/// Copies of `wanted` in the roots of failed providers, found by listing each root and
+/// skipping whatever fails (the harness gives up on the first failure instead). Rank order.
+fn best_effort_copies(snap: &Snapshot, wanted: &str) -> Vec<(u32, &'static str, String)> {
+    let mut out = Vec::new();
+    for p in &snap.providers {
+        let crate::snapshot::ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
+        if scan.error.is_none() {
+            continue;
+        }
+        for c in scan.discarded.iter().filter(|c| c.skill.name == wanted) {
+            if let Some(path) = &c.path {
+                out.push((c.rank, c.source, path.clone()));
+            }
+        }
+        for r in &scan.roots {
+            if matches!(r.status, crate::discover::RootStatus::Scanned) {
+                continue;
+            }
+            let Ok(rd) = std::fs::read_dir(&r.root.path) else { continue };
+            let mut names: Vec<String> =
+                rd.flatten().filter_map(|d| d.file_name().to_str().map(str::to_string)).collect();
+            names.sort();
+            for n in names.into_iter().take(20_000) {
+                let entry = platform::join(&r.root.path, &n);
+                let file = match std::fs::metadata(&entry) {
+                    Ok(m) if m.is_dir() => platform::join(&entry, "SKILL.md"),
+                    Ok(m) if m.is_file() && n.ends_with(".md") => entry,
+                    _ => continue,
+                };
+                if declared_name(&file).as_deref() == Some(wanted) && !out.iter().any(|(_, _, p)| p == &file) {
+                    out.push((r.root.rank, r.root.source, file));
+                }
+            }
+        }
+    }
+    out.sort_by_key(|(rank, _, _)| *rank);
+    out
 }
 
 /// The label of an entry as it appears in its root: `foo/` for a bundle, `foo.md` for a file.
@@ -351,7 +406,15 @@ pub fn bundle_without_skill_md(e: &EntryReport, wanted: Option<&str>) -> Vec<Nea
                         e.name
                     ),
                     log: None,
-                    fix: Some(format!("move `{}/{n}` up into the root", e.name)),
+                    fix: Some({
+                        let root = platform::dirname(&e.path);
+                        let to = platform::join(&root, n);
+                        if std::fs::symlink_metadata(&to).is_ok() {
+                            format!("move `{}/{n}` directly into the root under a new name (`{n}` is taken there)", e.name)
+                        } else {
+                            format!("move it up into the root: `mv {} {}`", crate::unscanned::sh(&child), crate::unscanned::sh(&to))
+                        }
+                    }),
                 });
             }
         }
@@ -413,83 +476,34 @@ fn declared_name(path: &str) -> Option<String> {
     }
 }
 
-/// Folders other agents use, and `.dsh`/`.agents` folders of directories that are not the
-/// project root: places an author may have put a skill the harness never scans here.
-fn unscanned_dirs(snap: &Snapshot, home: &str) -> Vec<String> {
-    let scanned: BTreeSet<String> =
-        snap.scans().flat_map(|(_, s)| s.roots.iter().map(|r| r.root.path.clone())).collect();
-    let mut dirs = Vec::new();
-    const OTHER_AGENTS: [&str; 8] = [
-        ".claude/skills",
-        ".codex/skills",
-        ".opencode/skills",
-        ".opencode/skill",
-        ".cursor/skills",
-        ".github/skills",
-        ".gemini/skills",
-        "skills",
-    ];
-    if let Some(cwd) = &snap.cwd {
-        let project = snap.project_root.as_ref().map(|(p, _)| p.clone());
-        // From the cwd up to the project root, and the project root's parent for .dsh/.agents.
-        let mut cur = cwd.clone();
-        loop {
-            let at_project = Some(&cur) == project.as_ref();
-            for sub in OTHER_AGENTS {
-                dirs.push(platform::join(&cur, sub));
-            }
-            if !at_project {
-                dirs.push(platform::join(&cur, ".dsh/skills"));
-                dirs.push(platform::join(&cur, ".agents/skills"));
-            }
-            let parent = platform::dirname(&cur);
-            if parent == cur {
-                break;
-            }
-            if at_project {
-                dirs.push(platform::join(&parent, ".dsh/skills"));
-                dirs.push(platform::join(&parent, ".agents/skills"));
-                break;
-            }
-            cur = parent;
+/// Skills of an unscanned folder that look meant as `wanted`.
+fn near_misses_in_unscanned(folder: &crate::unscanned::Folder, wanted: &str, out: &mut Vec<NearMiss>) {
+    use crate::unscanned::sh;
+    for entry in &folder.skills {
+        let e = entry.trim_end_matches('/');
+        let path = platform::join(&folder.path, e);
+        let file = if entry.ends_with('/') { platform::join(&path, "SKILL.md") } else { path.clone() };
+        let s = e.strip_suffix(".md").unwrap_or(e);
+        if !(close(s, wanted) || declared_name(&file).as_deref() == Some(wanted)) {
+            continue;
         }
-    }
-    if !home.is_empty() {
-        for sub in [
-            ".claude/skills",
-            ".codex/skills",
-            ".config/opencode/skills",
-            ".gemini/skills",
-            ".dsh/skills",
-            ".agents/skills",
-        ] {
-            dirs.push(platform::join(home, sub));
-        }
-    }
-    let mut seen = BTreeSet::new();
-    dirs.retain(|d| !scanned.contains(d) && seen.insert(d.clone()) && std::fs::metadata(d).is_ok_and(|m| m.is_dir()));
-    dirs
-}
-
-fn near_misses_in_unscanned(dir: &str, wanted: &str, out: &mut Vec<NearMiss>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut hits = Vec::new();
-    for d in rd.flatten().take(5000) {
-        let Some(n) = d.file_name().to_str().map(str::to_string) else { continue };
-        let s = n.strip_suffix(".md").unwrap_or(&n);
-        let path = platform::join(dir, &n);
-        let file = if d.path().is_dir() { platform::join(&path, "SKILL.md") } else { path.clone() };
-        if (close(s, wanted) || declared_name(&file).as_deref() == Some(wanted)) && std::fs::metadata(&file).is_ok() {
-            hits.push(file);
-        }
-    }
-    hits.sort();
-    for file in hits {
+        let target = &folder.remedy.target_root;
+        let link = crate::unscanned::relative(target, &path);
         out.push(NearMiss {
             path: file,
-            why: format!("`{dir}` is not a root the harness scans for this working directory"),
+            why: format!(
+                "`{}` is not a root the harness scans for this working directory: {}",
+                folder.path, folder.why
+            ),
             log: None,
-            fix: Some("move or link the skill into .dsh/skills or .agents/skills of the project root, or pass the folder with --custom-dir (the harness's customSkillDirs)".into()),
+            fix: Some(format!(
+                "move it: `mkdir -p {t} && mv {p} {t}/`; or link it: `ln -s {l} {t}/`; or add the folder as a custom \
+                 dir (`customSkillDirs`, preview with `{}`)",
+                folder.remedy.custom_dir_flag,
+                t = sh(target),
+                p = sh(&path),
+                l = sh(&link),
+            )),
         });
     }
 }

@@ -30,6 +30,115 @@ fn table(header: &[&str], rows: Vec<Vec<String>>, term: &Term) -> String {
     out
 }
 
+/// `s` cut in the middle to at most `max` chars (`/home/me/…/skills/foo`), so both ends of a
+/// path stay visible.
+pub fn elide_middle(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max || max < 5 {
+        return s.to_string();
+    }
+    let keep = max - 1;
+    let head = keep / 2;
+    let tail = keep - head;
+    let start: String = s.chars().take(head).collect();
+    let end: String = s.chars().skip(n - tail).collect();
+    format!("{start}…{end}")
+}
+
+/// `text` as lines of at most `width` columns (when there is a width), each starting with
+/// `indent`, continuation lines with two more spaces; words longer than a line are elided in
+/// the middle.
+fn para(o: &mut String, indent: &str, text: &str, term: &Term) {
+    let Some(width) = term.width else {
+        let _ = writeln!(o, "{indent}{text}");
+        return;
+    };
+    let first = width.saturating_sub(indent.chars().count()).max(20);
+    let rest = first.saturating_sub(2).max(20);
+    let mut line = String::new();
+    let mut limit = first;
+    let mut lines = Vec::new();
+    for word in text.split(' ') {
+        let word = elide_middle(word, limit);
+        let (lw, ww) = (line.chars().count(), word.chars().count());
+        if lw > 0 && lw + 1 + ww > limit {
+            lines.push(std::mem::take(&mut line));
+            limit = rest;
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    lines.push(line);
+    for (i, l) in lines.iter().enumerate() {
+        let _ = writeln!(o, "{indent}{}{l}", if i == 0 { "" } else { "  " });
+    }
+}
+
+/// A shell command fitted to the width: long lines continue with ` \` so that a copied
+/// command still runs as one; words are never cut.
+fn shell_lines(o: &mut String, indent: &str, text: &str, term: &Term) {
+    let Some(width) = term.width else {
+        let _ = writeln!(o, "{indent}{text}");
+        return;
+    };
+    let limit = width.saturating_sub(indent.chars().count() + 2).max(20);
+    let mut line = String::new();
+    let mut lines = Vec::new();
+    for word in text.split(' ') {
+        let (lw, ww) = (line.chars().count(), word.chars().count());
+        if lw > 0 && lw + 1 + ww > limit {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    let last = lines.len() - 1;
+    for (i, l) in lines.iter().enumerate() {
+        let cont = if i < last { " \\" } else { "" };
+        let _ = writeln!(o, "{indent}{}{l}{cont}", if i == 0 { "" } else { "  " });
+    }
+}
+
+/// The UTF-16 length of `s` after the catalog's whitespace collapse and trim, counted without
+/// building the collapsed string.
+fn collapsed_utf16_len(s: &str) -> usize {
+    let (mut n, mut pending_space, mut started) = (0, false, false);
+    for c in s.chars() {
+        if crate::js::is_js_whitespace(c) {
+            pending_space = started;
+        } else {
+            if pending_space {
+                n += 1;
+                pending_space = false;
+            }
+            n += c.len_utf16();
+            started = true;
+        }
+    }
+    n
+}
+
+/// Model-invocable winners whose description the catalog cuts: (name, normalized length in
+/// UTF-16 units, units lost).
+pub fn catalog_cuts(snap: &Snapshot) -> Vec<(String, usize, usize)> {
+    let max = snap.description_max_length;
+    snap.winners()
+        .filter(|c| c.skill.invocation.model_invocable)
+        // Collapsing whitespace only shrinks a description: one within the limit as written is
+        // never cut (bytes bound UTF-16 units from above).
+        .filter(|c| c.skill.description.len() > max)
+        .filter_map(|c| {
+            let len = collapsed_utf16_len(&c.skill.description);
+            (len > max).then(|| (c.skill.name.clone(), len, len - (max - 3)))
+        })
+        .collect()
+}
+
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -142,7 +251,15 @@ fn problems(snap: &Snapshot) -> Vec<Problem> {
 /// `list` in human format.
 /// `config` is the configuration block (settings and where each came from), shown before the
 /// summary line.
-pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> String {
+pub fn list(
+    snap: &Snapshot,
+    term: &Term,
+    verbose: bool,
+    config: &[String],
+    unscanned: &crate::unscanned::Search,
+) -> String {
+    // Paths in tables get what the other columns leave (their widest cells plus padding).
+    let path_room = |other: usize| term.width.map(|w| w.saturating_sub(other + 2));
     let mut o = String::new();
     if !snap.complete {
         let _ = writeln!(o, "{}", term.red("DISCOVERY IS INCOMPLETE: the model sees no skill catalog at all."));
@@ -151,13 +268,9 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
         }
         let _ = writeln!(o, "  The harness keeps no catalog for a fresh session until this is fixed.\n");
     }
-    let _ = writeln!(
-        o,
-        "{} {}",
-        term.bold("Working directory"),
-        snap.cwd.as_deref().map(safe).unwrap_or_else(|| "(none)".into())
-    );
-    let _ = writeln!(o, "{}      {}", term.bold("Project root"), safe(&explain::project_root_words(snap)));
+    let cwd = snap.cwd.as_deref().map(safe).unwrap_or_else(|| "(none)".into());
+    para(&mut o, "", &format!("{} {}", term.bold("Working directory"), cwd), term);
+    para(&mut o, "", &format!("{}      {}", term.bold("Project root"), safe(&explain::project_root_words(snap))), term);
     if snap.layer_names.len() > 1 {
         let _ = writeln!(o, "{}    {}", term.bold("Registry layers"), snap.layer_names.join(", "));
     }
@@ -185,10 +298,21 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
             ]);
         }
     }
+    // RANK, SOURCE, STATUS and SKILLS at their widest, each with two spaces of padding.
+    let other: usize = (0..4)
+        .map(|i| rows.iter().map(|r| crate::term::visible_width(&r[i])).chain([[4, 6, 6, 6][i]]).max().unwrap_or(0) + 2)
+        .sum();
+    if let Some(room) = path_room(other) {
+        for r in &mut rows {
+            r[4] = elide_middle(&r[4], room);
+        }
+    }
     let _ = writeln!(o, "\n{}", term.bold("Roots, in scan order"));
     o.push_str(&table(&["RANK", "SOURCE", "STATUS", "SKILLS", "PATH"], rows, term));
 
     let winners: Vec<&Candidate> = snap.winners().collect();
+    let cuts: std::collections::HashMap<String, usize> =
+        catalog_cuts(snap).into_iter().map(|(n, _, lost)| (n, lost)).collect();
     let _ = writeln!(o, "\n{}", term.bold(&format!("Skills ({}), in catalog order", winners.len())));
     if winners.is_empty() {
         let _ = writeln!(o, "  (none)");
@@ -201,7 +325,14 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
                     c.source.to_string(),
                     yes_no(c.skill.invocation.model_invocable).into(),
                     yes_no(c.skill.invocation.user_invocable).into(),
-                    safe(&crate::js::collapse_whitespace(&c.skill.description)).into_owned(),
+                    match cuts.get(&c.skill.name) {
+                        Some(lost) => format!(
+                            "{} {}",
+                            term.yellow(&format!("[catalog cuts {lost}]")),
+                            safe(&crate::js::collapse_whitespace(&c.skill.description))
+                        ),
+                        None => safe(&crate::js::collapse_whitespace(&c.skill.description)).into_owned(),
+                    },
                 ]
             })
             .collect();
@@ -220,13 +351,19 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
         for name in names {
             let _ = writeln!(o, "  {}", term.bold(&safe(name)));
             let winner = snap.winner(name);
+            // "    wins  100 project-dsh  " before the path.
+            let room = |c: &Candidate| {
+                term.width.map_or(usize::MAX, |w| w.saturating_sub(13 + c.rank.to_string().len() + c.source.len()))
+            };
             if let Some(w) = winner {
-                let _ = writeln!(o, "    {} {} {}  {}", term.green("wins "), w.rank, w.source, safe(&location(w)));
+                let path = elide_middle(&safe(&location(w)), room(w));
+                let _ = writeln!(o, "    {} {} {}  {}", term.green("wins "), w.rank, w.source, path);
             }
             for s in snap.shadowed.iter().filter(|s| snap.candidates[s.loser].skill.name == name) {
                 let (l, w) = (&snap.candidates[s.loser], &snap.candidates[s.winner]);
-                let _ = writeln!(o, "    {} {} {}  {}", term.yellow("loses"), l.rank, l.source, safe(&location(l)));
-                let _ = writeln!(o, "          {}", term.dim(&safe(&explain::loss_reason(snap, l, w))));
+                let path = elide_middle(&safe(&location(l)), room(l));
+                let _ = writeln!(o, "    {} {} {}  {}", term.yellow("loses"), l.rank, l.source, path);
+                para(&mut o, "          ", &term.dim(&safe(&explain::loss_reason(snap, l, w))), term);
             }
         }
     }
@@ -235,13 +372,13 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
     if !probs.is_empty() {
         let _ = writeln!(o, "\n{}", term.bold(&format!("Problems ({})", probs.len())));
         for p in &probs {
-            let _ = writeln!(o, "  {}", safe(&p.path));
-            let _ = writeln!(o, "    {}", safe(&p.words));
+            let _ = writeln!(o, "  {}", elide_middle(&safe(&p.path), term.width.map_or(usize::MAX, |w| w - 2)));
+            para(&mut o, "    ", &safe(&p.words), term);
             if let Some(fix) = &p.fix {
-                let _ = writeln!(o, "    {} {}", term.cyan("fix:"), safe(fix));
+                para(&mut o, "    ", &format!("{} {}", term.cyan("fix:"), safe(fix)), term);
             }
             if verbose && let Some(log) = &p.log {
-                let _ = writeln!(o, "    {} {}", term.dim("harness log:"), safe(log));
+                para(&mut o, "    ", &format!("{} {}", term.dim("harness log:"), safe(log)), term);
             }
         }
         if !verbose && probs.iter().any(|p| p.log.is_some()) {
@@ -253,10 +390,42 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
         let _ = writeln!(o, "  {} {}", term.dim("note:"), safe(n));
     }
 
+    let shown: Vec<&crate::unscanned::Folder> = unscanned.folders.iter().collect();
+    if !shown.is_empty() || unscanned.stopped.is_some() {
+        let _ = writeln!(
+            o,
+            "\n{}",
+            term.bold(&format!("Skill folders the harness does not scan for this directory ({})", shown.len()))
+        );
+        for f in &shown {
+            let _ = writeln!(o, "  {}", elide_middle(&safe(&f.path), term.width.map_or(usize::MAX, |w| w - 2)));
+            let mut holds = format!("holds {}", safe(&f.holds()));
+            if f.intentional {
+                holds.push_str(" (declared intentional in the lint configuration)");
+            }
+            para(&mut o, "    ", &holds, term);
+            para(&mut o, "    ", &format!("ignored: {}", safe(&f.why)), term);
+            let _ = writeln!(o, "    {} (any one)", term.cyan("fix:"));
+            for (label, text, command) in f.fixes() {
+                let line = format!("{label}: {}", safe(&text));
+                if command {
+                    shell_lines(&mut o, "      ", &line, term);
+                } else {
+                    para(&mut o, "      ", &line, term);
+                }
+            }
+        }
+        if let Some(note) = &unscanned.stopped {
+            para(&mut o, "  ", &format!("{} {}", term.dim("note:"), safe(note)), term);
+        }
+    }
+
     if !config.is_empty() {
         let _ = writeln!(o, "\n{}", term.bold("Configuration"));
         for line in config {
-            let _ = writeln!(o, "  {}", safe(line));
+            let text = safe(line);
+            let indent: String = text.chars().take_while(|c| *c == ' ').collect();
+            para(&mut o, &format!("  {indent}"), text.trim_start(), term);
         }
     }
 
@@ -272,10 +441,24 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
     if hidden > 0 {
         let _ = write!(summary, "; {hidden} hidden from the model");
     }
+    if !cuts.is_empty() {
+        let _ = write!(summary, "; {} cut by the catalog", plural(cuts.len(), "description", "descriptions"));
+    }
+    let open: Vec<&&crate::unscanned::Folder> = shown.iter().filter(|f| !f.intentional).collect();
+    if !open.is_empty() {
+        let n: usize = open.iter().map(|f| f.skills.len()).sum();
+        let _ = write!(
+            summary,
+            "; {} in {} the harness does not scan",
+            plural(n, "skill", "skills"),
+            plural(open.len(), "folder", "folders")
+        );
+    }
     if !snap.complete {
         summary.push_str("; discovery incomplete: no catalog");
     }
-    let _ = writeln!(o, "\n{summary}");
+    o.push('\n');
+    para(&mut o, "", &summary, term);
     o
 }
 
@@ -428,7 +611,20 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
     let _ = writeln!(o, "{} {}", term.bold("Skill"), term.bold(&name));
     let _ = writeln!(o, "  {} {}", term.dim("project root"), safe(&explain::project_root_words(snap)));
     if !snap.complete {
-        let _ = writeln!(o, "  {}", term.red("discovery is incomplete: the model sees no catalog at all"));
+        let _ = writeln!(
+            o,
+            "  {}",
+            term.red("discovery is incomplete: a skill provider failed, so the harness publishes no catalog at all")
+        );
+        for (p, e) in &x.failures {
+            para(&mut o, "    ", &format!("skill provider \"{}\" failed: {}", safe(p), safe(e)), term);
+        }
+        if !x.would_come_from.is_empty() {
+            let _ = writeln!(o, "  once that is fixed, \"{name}\" would come from (highest rank first):");
+            for (rank, source, path) in &x.would_come_from {
+                let _ = writeln!(o, "    {rank} {source}  {}", safe(path));
+            }
+        }
     }
     if x.stories.is_empty() {
         let _ = writeln!(o, "\n  No root the harness scans for this directory has a skill named \"{name}\".");
@@ -530,6 +726,20 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn collapsed_length_matches_the_catalog() {
+        for d in ["  a  b\n\tc ", "\u{feff}x\u{3000}y", "😀  😀", "", "   ", "plain"] {
+            let want = crate::js::collapse_whitespace(d).encode_utf16().count();
+            assert_eq!(collapsed_utf16_len(d), want, "{d:?}");
+        }
+    }
+
+    #[test]
+    fn middle_elision() {
+        assert_eq!(elide_middle("/a/b/c/d/e/f", 7), "/a/…e/f");
+        assert_eq!(elide_middle("short", 7), "short");
+    }
 
     #[test]
     fn tables_fit_and_trim() {

@@ -30,4 +30,5 @@ pub mod skillfile;
 pub mod snapshot;
 pub mod term;
 pub mod textread;
+pub mod unscanned;
 pub mod yaml;

@@ -77,6 +77,19 @@ pub struct ListDoc<'a> {
     notes: Vec<&'a String>,
     locale: &'a str,
     config: Value,
+    /// Skill folders the harness does not scan for this cwd (see [`crate::unscanned`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unscanned: Option<crate::unscanned::Search>,
+    /// Winners whose catalog description is cut: name, normalized length, units lost.
+    pub catalog_cut: Vec<CutOut>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CutOut {
+    name: String,
+    length: usize,
+    units_lost: usize,
 }
 
 #[derive(Serialize)]
@@ -140,6 +153,11 @@ pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
         notes: s.scans().flat_map(|(_, scan)| &scan.notes).collect(),
         locale: &s.locale,
         config,
+        unscanned: None,
+        catalog_cut: crate::human::catalog_cuts(s)
+            .into_iter()
+            .map(|(name, length, units_lost)| CutOut { name, length, units_lost })
+            .collect(),
     }
 }
 
@@ -240,6 +258,20 @@ pub fn explain(s: &Snapshot, x: &Explanation) -> Value {
         },
     );
     m.insert("userInvocable".into(), x.fate.as_ref().map(|f| f.user_invocable).into());
+    if !s.complete {
+        m.insert(
+            "providerErrors".into(),
+            x.failures.iter().map(|(p, e)| json!({"provider": p, "error": e})).collect::<Vec<_>>().into(),
+        );
+        m.insert(
+            "wouldComeFrom".into(),
+            x.would_come_from
+                .iter()
+                .map(|(rank, source, path)| json!({"rank": rank, "source": source, "path": path}))
+                .collect::<Vec<_>>()
+                .into(),
+        );
+    }
     m.insert(
         "nearMisses".into(),
         x.near_misses

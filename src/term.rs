@@ -133,6 +133,21 @@ pub fn fit(s: &str, width: usize) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Columns `s` takes on screen, not counting SGR colour sequences (`\x1b[…m`).
+pub fn visible_width(s: &str) -> usize {
+    let mut n = 0;
+    let mut in_esc = false;
+    for c in s.chars() {
+        match (in_esc, c) {
+            (false, '\u{1b}') => in_esc = true,
+            (true, 'm') => in_esc = false,
+            (true, _) => {}
+            (false, _) => n += 1,
+        }
+    }
+    n
+}
+
 /// The terminal's width in columns, when stdout is one.
 pub fn tty_columns() -> Option<usize> {
     #[cfg(unix)]

@@ -14,7 +14,9 @@ struct Tree {
 
 impl Tree {
     fn new() -> Tree {
-        let dir = tempfile::Builder::new().prefix("dsh-human-").tempdir().unwrap();
+        // Always under /tmp (not $TMPDIR): human output wraps and elides paths to the width, so
+        // the tree's path must have the same length on every machine for the golden files.
+        let dir = tempfile::Builder::new().prefix("dsh-human-").tempdir_in("/tmp").unwrap();
         let root = fs::canonicalize(dir.path()).unwrap();
         Tree { _dir: dir, root }
     }

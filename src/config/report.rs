@@ -116,6 +116,32 @@ fn line(label: &str, s: &Setting) -> String {
     format!("  {label:<28} {}  ({from})", value_text(&s.value))
 }
 
+/// Whether anything in the configuration is not the harness's default: a value from a flag,
+/// the environment or a file, a loader warning or problem, a configuration file read.
+pub fn differs_from_defaults(r: &Report) -> bool {
+    fn set(s: &Setting) -> bool {
+        let default = match &s.origin {
+            Origin::Default => true,
+            Origin::At(loc) => matches!(&*loc.source, Source::Shipped(_)),
+            Origin::Env(_) | Origin::Flag(_) => false,
+        };
+        !default || s.items.iter().any(set)
+    }
+    let provider_settings = r.layers.iter().flat_map(|l| &l.providers).flat_map(|p| &p.settings);
+    !r.warnings.is_empty()
+        || !r.problems.is_empty()
+        || r.files.iter().any(|f| f.status == "read")
+        || r.preset.as_ref().is_some_and(set)
+        || set(&r.profile)
+        || set(&r.tool)
+        || set(&r.description_max_length)
+        || set(&r.badge)
+        || r.layers.iter().any(|l| {
+            l.providers.iter().any(|p| p.row.as_ref().is_some_and(|row| !matches!(&*row.at.source, Source::Shipped(_))))
+        })
+        || provider_settings.into_iter().any(set)
+}
+
 /// The configuration block at the top of `list`.
 pub fn human(r: &Report) -> Vec<String> {
     let mut out = Vec::new();

@@ -955,9 +955,12 @@ impl<'a> Ctx<'a> {
                     )
                     .at_opt(self.value_span("name"));
                     f = match suggest_slug(s) {
-                        Some(slug) => f.label(format!("use `{slug}`")).help(format!(
-                            "names are lowercase ASCII letters and digits in hyphen-separated groups: `name: {slug}`"
-                        )),
+                        Some(slug) => f
+                            .label(format!("use `{slug}`"))
+                            .help(format!(
+                                "names are lowercase ASCII letters and digits in hyphen-separated groups: `name: {slug}`"
+                            ))
+                            .action(super::Action::SetName { name: slug }),
                         None => f.help("names are lowercase ASCII letters and digits in hyphen-separated groups"),
                     };
                     findings.push(f);
@@ -1310,24 +1313,48 @@ impl<'a> Ctx<'a> {
         if stem == name {
             return;
         }
-        let what = match &self.subject.kind {
-            SubjectKind::Bundle { .. } => "folder",
-            SubjectKind::Flat { .. } => "file",
+        // The entry as it is and as it would be renamed: folder `name`, or file `name.md`.
+        let (what, entry, renamed, parent) = match &self.subject.kind {
+            SubjectKind::Bundle { dir, entry } => {
+                ("folder", entry.clone(), name.to_string(), crate::platform::dirname(dir))
+            }
+            SubjectKind::Flat { root, entry } => ("file", entry.clone(), format!("{name}.md"), root.clone()),
         };
-        findings.push(
-            Finding::new(
-                "name-mismatch",
-                self.path,
-                format!("the skill is named `{}` but its {what} is `{}`", name, stem),
-                format!(
-                    "the harness knows this skill only as `{}` (`/{}` and the catalog); Claude Code and the Agent \
-                     Skills spec use the {what} name",
-                    name, name
-                ),
-            )
-            .at_opt(self.value_span("name"))
-            .help(format!("rename the {what} to `{}` or the skill to `{}`", name, stem)),
-        );
+        let from = crate::platform::join(&parent, &entry);
+        let to = crate::platform::join(&parent, &renamed);
+        // A case-only rename is the same entry on case-insensitive filesystems; otherwise the
+        // new name must be free.
+        let taken = !entry.eq_ignore_ascii_case(&renamed) && std::fs::symlink_metadata(&to).is_ok();
+        let mut f = Finding::new(
+            "name-mismatch",
+            self.path,
+            format!("the skill is named `{}` but its {what} is `{}`", name, entry),
+            format!(
+                "the harness knows this skill only as `{}` (`/{}` and the catalog); Claude Code and the Agent \
+                 Skills spec use the {what} name",
+                name, name
+            ),
+        )
+        .at_opt(self.value_span("name"));
+        let stem_ok = js::is_skill_name(stem);
+        f = match (taken, stem_ok) {
+            (false, true) => f
+                .help(format!("rename the {what} to `{renamed}`, or set `name: {stem}`"))
+                .action(super::Action::Move { moves: vec![[from, to]] }),
+            (false, false) => f
+                .help(format!(
+                    "rename the {what} to `{renamed}` (`{stem}` is not a valid skill name, so the name must stay)"
+                ))
+                .action(super::Action::Move { moves: vec![[from, to]] }),
+            (true, true) => f
+                .help(format!("set `name: {stem}` (`{renamed}` is already taken in the same folder)"))
+                .action(super::Action::SetName { name: stem.to_string() }),
+            (true, false) => f.help(format!(
+                "`{renamed}` is already taken in the same folder and `{stem}` is not a valid skill name: choose a new \
+                 name and rename both"
+            )),
+        };
+        findings.push(f);
     }
 
     /// `description` is the value as written and as the catalog collapses it.

@@ -123,16 +123,25 @@ fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
 
 /// One lint pass over `paths` (or every root for the cwd when empty).
 pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Options) -> Result<Run, UsageError> {
+    let start = settings
+        .cwd
+        .as_deref()
+        .map_or_else(|| env.process_cwd.clone(), |c| crate::platform::resolve(&env.process_cwd, c));
+    let intentional = opts.config.unscanned_ok_paths(&start);
     let t = if paths.is_empty() {
         // Discovery keeps each file's bytes and YAML parse, so no file is read or parsed twice.
         let mut settings = settings.clone();
         settings.scan.keep_source = true;
-        targets::from_snapshot(&crate::commands::discover(&settings, env))
+        let snap = crate::commands::discover(&settings, env);
+        let mut t = targets::from_snapshot(&snap);
+        t.findings.extend(targets::unscanned_findings(&crate::unscanned::search(&snap, &env.home, &intentional)));
+        t
     } else {
-        targets::from_paths(paths, settings, env)?
+        targets::from_paths(paths, settings, env, &intentional)?
     };
     let check_opts = CheckOptions { max_description: settings.description_max_length, compat: opts.compat.clone() };
-    let mut report = Report { complete: t.complete, base_dir: env.process_cwd.clone(), ..Report::default() };
+    let mut report =
+        Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
     let mut findings: Vec<Finding> = t.findings;
     let mut suppressions: HashMap<String, Suppressions> = HashMap::new();
     let mut name_spans: HashMap<String, Range<usize>> = HashMap::new();

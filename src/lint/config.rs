@@ -11,6 +11,7 @@
 //!   utf8-bom: warning           # a portability rule, enabled without --compat
 //! compat: [agentskills]         # same as --compat (added to the command line's)
 //! fail-on: warning              # same as --fail-on (the command line wins)
+//! unscanned-ok: [.claude/skills] # skill folders the harness does not scan, kept on purpose
 //! ```
 //!
 //! Suppressions, in the frontmatter only (the body is model-facing text):
@@ -46,6 +47,9 @@ pub struct Config {
     pub levels: BTreeMap<String, Option<Severity>>,
     pub compat: Vec<Compat>,
     pub fail_on: Option<Severity>,
+    /// `unscanned-ok`: folders the harness does not scan that the project keeps on purpose (for
+    /// another agent), as written; relative entries are relative to the file's directory.
+    pub unscanned_ok: Vec<String>,
 }
 
 impl Config {
@@ -136,12 +140,34 @@ impl Config {
                         _ => return Err("`fail-on` is error, warning or info".into()),
                     }
                 }
+                "unscanned-ok" => {
+                    let items: Vec<&Value> = match value {
+                        Value::Array(a) => a.iter().collect(),
+                        Value::Null => Vec::new(),
+                        v => vec![v],
+                    };
+                    for item in items {
+                        match item {
+                            Value::String(s) if !s.is_empty() => config.unscanned_ok.push(s.clone()),
+                            _ => return Err("`unscanned-ok` takes a list of folder paths".into()),
+                        }
+                    }
+                }
                 other => {
-                    return Err(format!("unknown key `{other}` (the file takes `rules`, `compat` and `fail-on`)"));
+                    return Err(format!(
+                        "unknown key `{other}` (the file takes `rules`, `compat`, `fail-on` and `unscanned-ok`)"
+                    ));
                 }
             }
         }
         Ok(config)
+    }
+
+    /// The `unscanned-ok` folders as absolute paths (relative ones against the file's folder,
+    /// else against `base`).
+    pub fn unscanned_ok_paths(&self, base: &str) -> Vec<String> {
+        let dir = self.path.as_deref().map_or_else(|| base.to_string(), platform::dirname);
+        self.unscanned_ok.iter().map(|p| platform::resolve(&dir, p)).collect()
     }
 
     /// The level a finding ends up with: the configured level for its rule, else its own; a

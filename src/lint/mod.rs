@@ -110,6 +110,22 @@ pub struct Fix {
     pub edits: Vec<Edit>,
 }
 
+/// A concrete change that makes a finding go away, in a form a script (and the advice-applying
+/// test) can carry out. Paths are absolute.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Action {
+    /// Rename or move files or folders: each `[from, to]`.
+    Move { moves: Vec<[String; 2]> },
+    /// Create symbolic links: each `[link, target]`, the target as written into the link
+    /// (relative to the link's folder).
+    Link { links: Vec<[String; 2]> },
+    /// Set the frontmatter `name` of the finding's file.
+    SetName { name: String },
+    /// Add a folder to the harness's `customSkillDirs` (`--custom-dir`).
+    CustomDir { path: String },
+}
+
 /// Another place a finding refers to (the copy that wins, the line a hint points at).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Related {
@@ -142,6 +158,8 @@ pub struct Finding {
     pub fix: Option<Fix>,
     /// The skill's frontmatter name, when it has one.
     pub skill: Option<String>,
+    /// The concrete change the help suggests first, when there is one.
+    pub action: Option<Action>,
 }
 
 impl Finding {
@@ -158,7 +176,13 @@ impl Finding {
             related: Vec::new(),
             fix: None,
             skill: None,
+            action: None,
         }
+    }
+
+    pub fn action(mut self, action: Action) -> Finding {
+        self.action = Some(action);
+        self
     }
 
     pub fn at(mut self, span: Range<usize>) -> Finding {
@@ -241,6 +265,8 @@ pub struct Report {
     pub fixes: Vec<FileFix>,
     /// The directory paths are shown relative to (the process working directory).
     pub base_dir: String,
+    /// What each path on the command line was taken as (`a project directory`, …).
+    pub inputs: Vec<targets::Input>,
 }
 
 impl Report {

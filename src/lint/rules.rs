@@ -281,8 +281,10 @@ pub static RULES: &[Rule] = &[
              for every other copy, and edits to the losing copy have no effect.",
             "Rename one of the skills, or delete the stale copy.",
         ),
-        "info when both copies are the same file, reached through two roots that are the same \
-         directory (for example when the cwd is the home directory)",
+        "info when the winning copy is in another scope (a project skill over a personal one: the \
+         harness working as designed) or both copies are the same file reached through two roots; a \
+         warning within one scope (project `.dsh` vs project `.agents`, two custom dirs, `~/.dsh` vs \
+         `~/.agents`)",
     ),
     rule(
         "duplicate-name",
@@ -409,15 +411,18 @@ pub static RULES: &[Rule] = &[
          the user cannot invoke it with `/name`: nothing can ever use it.",
         "Drop one of the two settings.",
     ),
-    rule(
-        "skill-md-case",
-        Warning,
-        Suspicious,
-        "A skill folder has `skill.md` (or another spelling) instead of `SKILL.md`.",
-        "The harness opens `<folder>/SKILL.md` by that exact name. On case-insensitive filesystems \
+    noted(
+        rule(
+            "skill-md-case",
+            Error,
+            Suspicious,
+            "A skill folder has `skill.md` (or another spelling) instead of `SKILL.md`.",
+            "The harness opens `<folder>/SKILL.md` by that exact name. On case-insensitive filesystems \
          (macOS, Windows) `skill.md` is found too, so the skill works there and silently \
          disappears on Linux, including CI and servers.",
-        "Rename the file to `SKILL.md`.",
+            "Rename the file to `SKILL.md`.",
+        ),
+        "a warning when the file would not load anyway (its frontmatter is not a valid skill)",
     ),
     rule(
         "ignored-entry",
@@ -429,14 +434,41 @@ pub static RULES: &[Rule] = &[
          are not valid UTF-8 cannot be opened. None of these produce a warning in the harness.",
         "Rename the file to end in `.md`, or move the skill to its own folder.",
     ),
-    rule(
-        "nested-too-deep",
-        Warning,
-        Suspicious,
-        "A `SKILL.md` more than one level below a root.",
-        "The harness looks exactly one level deep: `<root>/<folder>/SKILL.md` and `<root>/<file>.md`. \
-         A skill in `<root>/<group>/<folder>/SKILL.md` is never discovered, without a warning.",
-        "Move the skill folder directly under the root.",
+    noted(
+        rule(
+            "nested-too-deep",
+            Error,
+            Suspicious,
+            "A `SKILL.md` more than one level below a root.",
+            "The harness looks exactly one level deep: `<root>/<folder>/SKILL.md` and \
+             `<root>/<file>.md`. A skill in `<root>/<group>/<folder>/SKILL.md` is never discovered, \
+             without a warning. A well-formed skill there was evidently meant to load, so this is an \
+             error. A `SKILL.md` inside a skill folder that has its own `SKILL.md` is that skill's \
+             content (a template or an example) and is not reported; neither is a skill directly in \
+             a root.",
+            "Move the skill folder directly under the root (the finding gives the command).",
+        ),
+        "a warning when the nested file would not load anyway (its frontmatter is not a valid skill)",
+    ),
+    noted(
+        rule(
+            "unscanned-skill-folder",
+            Warning,
+            Suspicious,
+            "Skills in a folder the harness does not scan for this working directory.",
+            "The harness scans `.dsh/skills` and `.agents/skills` of the project root (the nearest \
+             ancestor of the cwd with `.git`), custom dirs, `~/.dsh/skills`, `~/.agents/skills` and \
+             the bundled dir, nothing else. Skills in another agent's folder (`.claude/skills`, \
+             `.codex/skills`, `.github/skills`, ...), in a top-level `skills/`, in a monorepo \
+             package's own `.agents/skills`, in an ancestor above the project root or in a parent \
+             of the cwd that is not the project root are never loaded, without a warning. A \
+             repository may keep such a folder for another agent on purpose: list it under \
+             `unscanned-ok` in `.dsh-skills-lint.yaml` and lint stops reporting it.",
+            "Move the skills into the project's `.agents/skills` (or `~/.agents/skills` for a \
+             personal folder), link them there, or add the folder to `customSkillDirs` (preview \
+             with `--custom-dir`). The finding gives the exact commands.",
+        ),
+        "a warning, not an error: a folder kept for another agent may be intentional",
     ),
     rule(
         "root-level-skill-md",

@@ -9,11 +9,23 @@ use crate::nodefs::Kind;
 use crate::platform;
 use crate::snapshot::{ProviderRun, Settings, Snapshot};
 
+/// What a path on the command line was taken as.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Input {
+    pub path: String,
+    /// `project`, `skills-root`, `skill-folder` or `skill-file`.
+    pub kind: &'static str,
+    /// In words, for human output: `a project directory: its roots … and …`.
+    pub taken_as: String,
+}
+
 /// The subjects and entry-level findings of one run.
 #[derive(Debug, Default)]
 pub struct Targets {
     pub subjects: Vec<Subject>,
     pub findings: Vec<Finding>,
+    pub inputs: Vec<Input>,
     /// `false` when the harness's discovery fails as a whole.
     pub complete: bool,
     /// Paths already in `subjects` (a root scanned twice yields each file twice).
@@ -152,7 +164,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
             Outcome::Ignored => ignored(&e.path, &e.name, e.kind, node_mode, t),
             Outcome::SystemSkipped => {
                 let has_skill = std::fs::metadata(platform::join(&e.path, "SKILL.md")).is_ok()
-                    || !nested_skill_files(&e.path).is_empty();
+                    || !nested_skill_files(&e.path).0.is_empty();
                 if has_skill {
                     t.findings.push(
                         Finding::new(
@@ -225,7 +237,8 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
 }
 
 /// A folder in a root with no `SKILL.md`: a differently cased file, a dangling link, or
-/// skills nested one level too deep.
+/// skills nested one level too deep. A well-formed skill the harness never loads is an error:
+/// its author evidently meant it to load.
 fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
     let locator = platform::join(dir, "SKILL.md");
     if std::fs::symlink_metadata(&locator).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -245,18 +258,54 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
         t.findings.push(case_finding(dir, &v));
         return;
     }
-    for nested in nested_skill_files(dir).into_iter().take(5) {
-        let group = entry_name(root, dir);
+    let (nested, stopped) = nested_skill_files(dir);
+    let group = entry_name(root, dir);
+    for file in nested {
+        // `group/x/SKILL.md` moves as the folder `group/x`; `group/x.md` as the file.
+        let moved =
+            if file.ends_with(&format!("{}SKILL.md", platform::SEP)) { platform::dirname(&file) } else { file.clone() };
+        let to = platform::join(root, &basename(&moved));
+        let well_formed = well_formed_name(&file).is_some();
+        let mut f = Finding::new(
+            "nested-too-deep",
+            &file,
+            format!("this skill is nested inside `{}/` of the root `{}`", &group, root),
+            "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
+        )
+        .severity(if well_formed { Severity::Error } else { Severity::Warning });
+        if std::fs::symlink_metadata(&to).is_ok() {
+            f = f.help(format!(
+                "move `{}` directly under the root; `{}` already exists there, so give it another name",
+                moved, to
+            ));
+        } else {
+            f = f
+                .help(format!(
+                    "move it directly under the root: `mv {} {}`",
+                    crate::unscanned::sh(&moved),
+                    crate::unscanned::sh(&to)
+                ))
+                .action(super::Action::Move { moves: vec![[moved.clone(), to]] });
+        }
+        t.findings.push(f);
+    }
+    if let Some(note) = stopped {
         t.findings.push(
-            Finding::new(
-                "nested-too-deep",
-                &nested,
-                format!("this skill is nested inside `{}/` of the root `{}`", &group, root),
-                "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
-            )
-            .help("move the skill folder directly under the root"),
+            Finding::new("nested-too-deep", dir, note, "entries past the budget were not checked")
+                .severity(Severity::Info),
         );
     }
+}
+
+/// The frontmatter `name` of a skill file the harness would load if it found it.
+pub fn well_formed_name(path: &str) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 4 << 20 {
+        return None;
+    }
+    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    crate::skillfile::parse_skill_text(text).ok().map(|p| p.name)
 }
 
 /// A file in `dir` named like `SKILL.md` in another letter case.
@@ -272,19 +321,32 @@ fn case_variant(dir: &str) -> Option<String> {
 }
 
 fn case_finding(dir: &str, variant: &str) -> Finding {
+    let path = platform::join(dir, variant);
+    let severity = if well_formed_name(&path).is_some() { Severity::Error } else { Severity::Warning };
     Finding::new(
         "skill-md-case",
-        &platform::join(dir, variant),
+        &path,
         format!("the skill file is named `{}`, not `SKILL.md`", variant),
         "the harness opens `SKILL.md` by exact name: this skill is found on case-insensitive filesystems (macOS, \
          Windows) and silently missing on Linux",
     )
-    .help("rename the file to `SKILL.md`")
+    .severity(severity)
+    .help(format!(
+        "rename the file to `SKILL.md`: `mv {} {}`",
+        crate::unscanned::sh(&path),
+        crate::unscanned::sh(&platform::join(dir, "SKILL.md"))
+    ))
+    .action(super::Action::Move { moves: vec![[path.clone(), platform::join(dir, "SKILL.md")]] })
 }
 
+/// Entries [`nested_skill_files`] reads at most.
+const NESTED_BUDGET: usize = 2000;
+
 /// Skill files below `dir` that the harness never reaches: `SKILL.md` two or three levels
-/// down, and `.md` files with frontmatter directly inside it.
-fn nested_skill_files(dir: &str) -> Vec<String> {
+/// down, and `.md` files with frontmatter directly inside it. A `SKILL.md` inside a folder that
+/// has its own `SKILL.md` is that skill's content (a template, an example), not a mistake.
+/// Returns a note when the budget ran out.
+fn nested_skill_files(dir: &str) -> (Vec<String>, Option<String>) {
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
         .min_depth(1)
@@ -292,19 +354,35 @@ fn nested_skill_files(dir: &str) -> Vec<String> {
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | "node_modules")));
-    walker
-        .take(2000)
-        .flatten()
-        .filter(|e| {
-            let name = e.file_name().to_str().unwrap_or("");
-            if e.depth() >= 2 {
-                name == "SKILL.md"
-            } else {
-                name.ends_with(".md") && e.file_type().is_file() && starts_with_fence(e.path())
-            }
-        })
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .collect()
+    let mut seen = 0;
+    let mut stopped = None;
+    let mut found: Vec<String> = Vec::new();
+    for e in walker.flatten() {
+        seen += 1;
+        if seen > NESTED_BUDGET {
+            stopped = Some(format!(
+                "the search for nested skills in `{dir}` stopped after {NESTED_BUDGET} entries; some were not checked"
+            ));
+            break;
+        }
+        let name = e.file_name().to_str().unwrap_or("");
+        let hit = if e.depth() >= 2 {
+            name == "SKILL.md"
+        } else {
+            name.ends_with(".md") && e.file_type().is_file() && starts_with_fence(e.path())
+        };
+        if hit {
+            found.push(e.path().to_string_lossy().into_owned());
+        }
+    }
+    // Drop the SKILL.md files inside a folder that is itself a nested skill.
+    let bundles: Vec<String> = found
+        .iter()
+        .filter(|p| p.ends_with(&format!("{}SKILL.md", platform::SEP)))
+        .map(|p| format!("{}{}", platform::dirname(p), platform::SEP))
+        .collect();
+    found.retain(|p| !bundles.iter().any(|b| p.starts_with(b.as_str()) && platform::dirname(p).len() + 1 > b.len()));
+    (found, stopped)
 }
 
 fn starts_with_fence(path: &std::path::Path) -> bool {
@@ -337,6 +415,17 @@ fn same_file(a: &str, b: &str) -> bool {
         }
     }
     matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// The scope of a root: project, custom, personal or bundled.
+fn scope(source: &str) -> &'static str {
+    match source {
+        "project-dsh" | "project-agents" => "project",
+        "custom" => "custom",
+        "user-dsh" | "user-agents" => "personal",
+        "bundled" => "bundled",
+        _ => "runtime",
+    }
 }
 
 /// Shadowed copies and same-root duplicates.
@@ -395,14 +484,25 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                     } else {
                         format!("{} (rank {}) outranks {} (rank {})", w.source, w.rank, l.source, l.rank)
                     };
-                    Finding::new(
+                    // A project skill over a personal one is the harness working as designed;
+                    // two copies in one scope (project .dsh vs .agents, two custom dirs) are not.
+                    let by_design = l.layer == w.layer && scope(w.source) != scope(l.source);
+                    let f = Finding::new(
                         "shadowed-skill",
                         lpath,
                         format!("`{name}` is shadowed by `{}` from the {} root", wpath, w.source),
                         format!("the harness loads the other copy and ignores this one ({how}); it logs `{logged}`"),
                     )
-                    .related(wpath, None, "the copy that wins")
-                    .help("rename one of the skills, or delete the stale copy")
+                    .related(wpath, None, "the copy that wins");
+                    if by_design {
+                        f.severity(Severity::Info).help(format!(
+                            "nothing to fix if the {} copy is meant to override the {} one; otherwise rename one of them",
+                            scope(w.source),
+                            scope(l.source)
+                        ))
+                    } else {
+                        f.help("rename one of the skills, or delete the stale copy")
+                    }
                 }
             }
             None => Finding::new(
@@ -419,8 +519,66 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
     }
 }
 
-/// The paths given on the command line.
-pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> Result<Targets, UsageError> {
+/// `unscanned-skill-folder` findings, one per folder (intentional ones left out).
+pub fn unscanned_findings(search: &crate::unscanned::Search) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in search.folders.iter().filter(|f| !f.intentional) {
+        let r = &f.remedy;
+        let moves: Vec<[String; 2]> = f
+            .skills
+            .iter()
+            .map(|e| {
+                let e = e.trim_end_matches('/');
+                [platform::join(&f.path, e), platform::join(&r.target_root, e)]
+            })
+            .collect();
+        let mut finding = Finding::new(
+            "unscanned-skill-folder",
+            &f.path,
+            format!("this folder holds {}, but the harness does not scan it for this working directory", f.holds()),
+            format!("the harness never loads these skills, without a warning: {}", f.why),
+        );
+        for (label, text, command) in f.fixes() {
+            finding = finding.help(if command { format!("{label}: `{text}`") } else { format!("{label}: {text}") });
+        }
+        finding = finding.help(format!(
+            "or, if the folder is kept for another agent on purpose, list it under `unscanned-ok` in {}",
+            super::config::FILE_NAME
+        ));
+        // A folder another agent reads (or another repository's) stays where it is, linked; a
+        // misplaced folder of this project moves.
+        use crate::unscanned::Place;
+        let keep = f.agent.is_some() || f.place == Place::AboveProject;
+        finding = finding.action(if !r.clashes.is_empty() {
+            super::Action::CustomDir { path: f.path.clone() }
+        } else if keep {
+            super::Action::Link { links: r.links.clone() }
+        } else {
+            super::Action::Move { moves }
+        });
+        out.push(finding);
+    }
+    if let Some(note) = &search.stopped {
+        let at = search.project_root.clone().unwrap_or_default();
+        out.push(
+            Finding::new("unscanned-skill-folder", &at, note.clone(), "folders past the budget were not checked")
+                .severity(Severity::Info),
+        );
+    }
+    out
+}
+
+/// The paths given on the command line. Each is first classified (and the report says as
+/// what): a project directory (it holds `.git`, `.agents` or `.dsh`) is linted as the roots the
+/// harness scans for it plus the folders it does not scan; `.agents`, `.dsh` (any dot folder
+/// with a `skills/` inside) as that `skills/` root; a folder with `SKILL.md` as one skill; any
+/// other folder as a skills root; a file as one skill file.
+pub fn from_paths(
+    paths: &[String],
+    settings: &Settings,
+    env: &Environment,
+    intentional: &[String],
+) -> Result<Targets, UsageError> {
     let mut t = Targets { complete: true, ..Targets::default() };
     for p in paths {
         let abs = platform::resolve(&env.process_cwd, p);
@@ -428,16 +586,38 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
             UsageError(format!("cannot lint `{p}`: {}", crate::nodefs::NodeError::from_io(&e, "stat", &abs).message()))
         })?;
         let before = (t.subjects.len(), t.findings.len());
+        let input = |kind: &'static str, taken_as: String| Input { path: abs.clone(), kind, taken_as };
         if meta.is_dir() {
             let locator = platform::join(&abs, "SKILL.md");
+            let dot_root = platform::join(&abs, "skills");
             if std::fs::symlink_metadata(&locator).is_ok() {
                 let entry = basename(&abs);
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry };
                 t.add(Subject { path: locator, kind, node_mode: false, source: None });
+                t.inputs.push(input("skill-folder", "a skill folder (its SKILL.md)".into()));
             } else if let Some(v) = case_variant(&abs) {
                 t.findings.push(case_finding(&abs, &v));
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry: basename(&abs) };
                 t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false, source: None });
+                t.inputs.push(input("skill-folder", format!("a skill folder (its {v})")));
+            } else if is_project_dir(&abs) {
+                let taken = project_targets(&abs, settings, env, intentional, &mut t);
+                t.inputs.push(input("project", taken));
+                if (t.subjects.len(), t.findings.len()) == before {
+                    // A project without skills is linted clean, not an error.
+                    continue;
+                }
+            } else if basename(&abs).starts_with('.') && std::fs::metadata(&dot_root).is_ok_and(|m| m.is_dir()) {
+                let sub = root_targets(&dot_root, settings, env);
+                t.complete &= sub.complete;
+                for s in sub.subjects {
+                    t.add(s);
+                }
+                t.findings.extend(sub.findings);
+                t.inputs.push(input("skills-root", format!("the skills root {}", dot_root)));
+                if (t.subjects.len(), t.findings.len()) == before {
+                    continue;
+                }
             } else {
                 let sub = root_targets(&abs, settings, env);
                 t.complete &= sub.complete;
@@ -448,6 +628,7 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
                 if (t.subjects.len(), t.findings.len()) == before {
                     bundle_without_skill_md(&abs, &platform::dirname(&abs), &mut t);
                 }
+                t.inputs.push(input("skills-root", "a skills root (each folder or .md file in it is a skill)".into()));
             }
         } else if meta.is_file() {
             let name = basename(&abs);
@@ -465,17 +646,79 @@ pub fn from_paths(paths: &[String], settings: &Settings, env: &Environment) -> R
             } else {
                 ignored(&abs, &name, Kind::File, false, &mut t);
             }
+            t.inputs.push(input("skill-file", "a skill file".into()));
         } else {
             return Err(UsageError(format!("cannot lint `{p}`: it is neither a file nor a directory")));
         }
         if (t.subjects.len(), t.findings.len()) == before {
             return Err(UsageError(format!(
-                "nothing to lint in `{p}`: give a skill folder (with SKILL.md), a SKILL.md or .md file, or a directory \
-                 of skills"
+                "nothing to lint in `{p}`: give a project directory, a skill folder (with SKILL.md), a SKILL.md or .md \
+                 file, or a directory of skills"
             )));
         }
     }
     Ok(t)
+}
+
+/// A directory that holds `.git`, `.agents` or `.dsh`.
+fn is_project_dir(dir: &str) -> bool {
+    std::fs::symlink_metadata(platform::join(dir, ".git")).is_ok()
+        || [".agents", ".dsh"].iter().any(|d| std::fs::metadata(platform::join(dir, d)).is_ok_and(|m| m.is_dir()))
+}
+
+/// `dir` as the harness sees it from a session there: the project roots it scans (their files
+/// and entries), shadowing among them, and the folders below `dir` it does not scan (whose
+/// files are linted as roots too). Personal and bundled roots are discovered (they decide
+/// shadowing) but not reported. Returns the words for "taken as".
+fn project_targets(
+    dir: &str,
+    settings: &Settings,
+    env: &Environment,
+    intentional: &[String],
+    t: &mut Targets,
+) -> String {
+    let mut scoped = settings.clone();
+    scoped.cwd = Some(dir.to_string());
+    scoped.scan.keep_source = true;
+    let snap = crate::commands::discover(&scoped, env);
+    let project = snap.project_root.as_ref().map_or_else(|| dir.to_string(), |(p, _)| p.clone());
+    let project_roots: Vec<String> = snap
+        .scans()
+        .flat_map(|(_, s)| &s.roots)
+        .filter(|r| matches!(r.root.source, "project-dsh" | "project-agents"))
+        .map(|r| r.root.path.clone())
+        .collect();
+    let inside = |path: &str, base: &str| path == base || path.starts_with(&format!("{base}{}", platform::SEP));
+    let keep = |path: &str| inside(path, dir) && project_roots.iter().any(|r| inside(path, r));
+    let sub = from_snapshot(&snap);
+    t.complete &= sub.complete;
+    for s in sub.subjects.into_iter().filter(|s| keep(&s.path)) {
+        t.add(s);
+    }
+    t.findings.extend(sub.findings.into_iter().filter(|f| keep(&f.path)));
+    let search = crate::unscanned::search(&snap, "", intentional);
+    for folder in search.folders.iter().filter(|f| inside(&f.path, dir) && !f.intentional) {
+        let sub = root_targets(&folder.path, settings, env);
+        for s in sub.subjects {
+            t.add(s);
+        }
+        t.findings.extend(sub.findings);
+    }
+    t.findings.extend(unscanned_findings(&search).into_iter().filter(|f| inside(&f.path, dir)));
+    let rel = |r: &str| r.strip_prefix(&format!("{project}{}", platform::SEP)).unwrap_or(r).to_string();
+    let roots: Vec<String> = project_roots.iter().map(|r| rel(r)).collect();
+    if project == dir {
+        format!(
+            "a project directory: the roots the harness scans for it ({}), and the skill folders it does not scan",
+            roots.join(", ")
+        )
+    } else {
+        format!(
+            "a directory inside the project {project}: the harness scans {} there, and not the skill folders below this \
+             directory",
+            roots.join(" and ")
+        )
+    }
 }
 
 /// A directory treated as a skill root: scanned exactly as the harness scans a custom root.

@@ -77,7 +77,7 @@ fn conformance_trees() {
             }
         }
         for (rule, sev, path) in &got {
-            if matches!(rule.as_str(), "skill-md-case" | "ignored-entry" | "nested-too-deep") && sev != "warning" {
+            if rule == "ignored-entry" && sev != "warning" {
                 complain(format!("{rule} at {path} is {sev}, not a warning"));
             }
         }
@@ -86,22 +86,27 @@ fn conformance_trees() {
         if rc != Some(want_rc) {
             complain(format!("exit status {rc:?}, want {want_rc}"));
         }
-        // The silently skipped files of these cases get their warnings.
-        let has =
-            |rule: &str, suffix: &str| got.iter().any(|(r, s, p)| r == rule && s == "warning" && p.ends_with(suffix));
-        let expect_warnings: &[(&str, &str)] = match &name[..3] {
-            "031" => &[("ignored-entry", "/upper.MD"), ("ignored-entry", "/long.markdown")],
+        // The silently skipped files of these cases get their findings: a warning for a file
+        // that is no skill anyway, an error for a well-formed skill the harness never loads.
+        let has = |rule: &str, sev: &str, suffix: &str| {
+            got.iter().any(|(r, s, p)| r == rule && s == sev && p.ends_with(suffix))
+        };
+        let expected: &[(&str, &str, &str)] = match &name[..3] {
+            "031" => &[("ignored-entry", "warning", "/upper.MD"), ("ignored-entry", "warning", "/long.markdown")],
             "032" => &[
-                ("skill-md-case", "/upper/SKILL.MD"),
-                ("skill-md-case", "/lower/skill.md"),
-                ("skill-md-case", "/title/Skill.md"),
+                ("skill-md-case", "error", "/upper/SKILL.MD"),
+                ("skill-md-case", "error", "/lower/skill.md"),
+                ("skill-md-case", "error", "/title/Skill.md"),
             ],
-            "034" => &[("nested-too-deep", "/group/inner/SKILL.md"), ("nested-too-deep", "/group/inner2.md")],
+            "034" => &[
+                ("nested-too-deep", "error", "/group/inner/SKILL.md"),
+                ("nested-too-deep", "error", "/group/inner2.md"),
+            ],
             _ => &[],
         };
-        for (rule, suffix) in expect_warnings {
-            if !has(rule, suffix) {
-                problems.push(format!("{name}: expected a {rule} warning for …{suffix}; got {got:?}"));
+        for (rule, sev, suffix) in expected {
+            if !has(rule, sev, suffix) {
+                problems.push(format!("{name}: expected a {rule} {sev} for …{suffix}; got {got:?}"));
             }
         }
     }

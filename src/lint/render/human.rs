@@ -22,6 +22,16 @@ impl Default for Options {
 pub fn render(report: &Report, opts: Options) -> String {
     let renderer = if opts.color { Renderer::styled() } else { Renderer::plain() }.term_width(opts.width);
     let mut out = String::new();
+    for i in &report.inputs {
+        out.push_str(&format!(
+            "linting {} as {}\n",
+            term::escape(&report.display_path(&i.path)),
+            term::escape(&i.taken_as)
+        ));
+    }
+    if !report.inputs.is_empty() {
+        out.push('\n');
+    }
     for f in &report.findings {
         out.push_str(&finding(report, f, &renderer));
         out.push_str("\n\n");

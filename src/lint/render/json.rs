@@ -25,6 +25,8 @@ struct FindingOut<'a> {
     related: Vec<RelatedOut<'a>>,
     skill: Option<&'a str>,
     fix: Option<FixOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<&'a super::super::Action>,
 }
 
 #[derive(Serialize)]
@@ -65,6 +67,8 @@ struct Doc<'a> {
     findings: Findings<'a>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     fixes: &'a [FileFix],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    inputs: &'a [super::super::targets::Input],
 }
 
 /// The findings, converted one at a time while they are written (no tree of values).
@@ -102,6 +106,7 @@ fn finding<'a>(report: &'a Report, f: &'a Finding) -> FindingOut<'a> {
             })
             .collect(),
         skill: f.skill.as_deref(),
+        action: f.action.as_ref(),
         fix: f.fix.as_ref().map(|x| FixOut {
             description: &x.description,
             edits: x
@@ -125,6 +130,7 @@ pub fn render(report: &Report) -> String {
         summary: &report.summary,
         findings: Findings(report),
         fixes: &report.fixes,
+        inputs: &report.inputs,
     };
     // About a kilobyte per finding; one allocation up front instead of repeated doubling.
     let mut out = Vec::with_capacity(1024 + report.findings.len() * 1024);
