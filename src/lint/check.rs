@@ -59,6 +59,8 @@ pub struct CheckOptions {
     pub max_description: usize,
     /// The `--compat` targets.
     pub compat: Vec<Compat>,
+    /// Frontmatter keys the project allows besides the known ones (`extra-keys`).
+    pub extra_keys: Vec<String>,
 }
 
 /// What one file produced.
@@ -1151,14 +1153,19 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             if normalize_key(key) == "whentouse" {
-                let fix = (!obj.contains_key("whenToUse") && matches!(value, Value::String(_)) && self.src.exact)
+                // Claude Code reads `when_to_use`: renaming it would break the file there.
+                let claude = key == "when_to_use" && self.opts.compat.contains(&Compat::ClaudeCode);
+                let fix = (!claude && !obj.contains_key("whenToUse") && matches!(value, Value::String(_)) && self.src.exact)
                     .then(|| self.key_span(key))
                     .flatten()
                     .map(|r| Fix {
                         description: format!("rename `{key}` to `whenToUse`"),
                         edits: vec![edit(r, "whenToUse")],
                     });
-                let extra = if key == "when_to_use" {
+                let extra = if claude {
+                    "; this file is also read by Claude Code (`--compat claude-code`), whose key `when_to_use` is: \
+                     keep it and add `whenToUse` with the same text"
+                } else if key == "when_to_use" {
                     " (Claude Code's spelling: keep both if Claude Code reads this file too)"
                 } else {
                     ""
@@ -1177,7 +1184,7 @@ impl<'a> Ctx<'a> {
                 );
                 continue;
             }
-            if FOREIGN_KEYS.contains(&key) {
+            if FOREIGN_KEYS.contains(&key) || self.opts.extra_keys.iter().any(|k| k == key) {
                 continue;
             }
             let mut f = Finding::new(
@@ -1189,11 +1196,14 @@ impl<'a> Ctx<'a> {
             .at_opt(self.key_span(key));
             if let Some(s) = suggest_key(key) {
                 f = f.label(format!("did you mean `{s}`?")).help(format!(
-                    "did you mean `{s}`? The harness only reads that exact spelling{}",
-                    if HARNESS_KEYS.contains(&s) { ", so this setting has no effect" } else { "" }
+                    "did you mean `{s}`? The harness only reads that exact spelling, so this setting has no effect"
                 ));
             } else {
-                f = f.help("move custom data under `metadata:`");
+                // Not a typo of a key the harness reads: custom data the harness ignores.
+                f = f.severity(Severity::Info).help(
+                    "move custom data under `metadata:`, or allow the key in `.dsh-skills-lint.yaml` \
+                     (`extra-keys: [<key>]`)",
+                );
             }
             findings.push(f);
         }
@@ -1365,14 +1375,23 @@ impl<'a> Ctx<'a> {
                         self.path,
                         format!(
                             "the description is {raw} characters ({collapsed} with whitespace collapsed, as Codex counts), over \
-                             the 1024-character limit of {}",
-                            self.targets("description-too-long")
+                             the 1024-character limit of the Agent Skills specification, claude.ai and Codex"
                         ),
-                        "the harness loads it (only the catalog cut applies)",
+                        "the harness loads it (only the catalog cut applies); Codex skips the whole skill",
                     )
-                    .at_opt(self.value_span("description")),
+                    .at_opt(self.value_span("description"))
+                    .help(format!("shorten it by at least {} characters", raw.max(collapsed) - 1024)),
                 );
             }
+            findings.extend(super::content::description_brackets(
+                self.path,
+                &self.src.text,
+                d,
+                self.value_span("description"),
+            ));
+        }
+        if let Some(Value::Object(m)) = obj.get("metadata") {
+            findings.extend(super::content::metadata_values(self.path, &self.src.text, m, self.value_span("metadata")));
         }
         let mut chosen: Vec<Compat> = self.opts.compat.clone();
         if chosen.is_empty() {
@@ -1435,6 +1454,7 @@ impl<'a> Ctx<'a> {
             );
         }
         findings.extend(super::bundle::check_references(self.subject, self.path, body, self.file(fm.body.start)));
+        findings.extend(super::content::check(self.path, &self.src.text, self.file_range(&fm.body)));
     }
 }
 
@@ -1483,7 +1503,8 @@ pub fn normalize_key(k: &str) -> String {
 /// The known key an unknown key probably means.
 fn suggest_key(key: &str) -> Option<&'static str> {
     let n = normalize_key(key);
-    let known = HARNESS_KEYS.iter().chain(FOREIGN_KEYS.iter()).copied();
+    // Only keys the harness reads: suggesting another agent's key would not make it work here.
+    let known = HARNESS_KEYS.iter().copied();
     let mut best: Option<(usize, &'static str)> = None;
     for k in known {
         let d = if normalize_key(k) == n { 0 } else { crate::commands::edit_distance(&normalize_key(k), &n) };
@@ -1578,7 +1599,7 @@ mod tests {
             node_mode: false,
             source: None,
         };
-        let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec() };
+        let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec(), extra_keys: Vec::new() };
         let bytes = base.as_bytes();
         let mut seed: u64 = 0x9e3779b97f4a7c15;
         for i in 0..=bytes.len() {

@@ -131,7 +131,11 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     } else {
         targets::from_paths(paths, settings, env)?
     };
-    let check_opts = CheckOptions { max_description: settings.description_max_length, compat: opts.compat.clone() };
+    let check_opts = CheckOptions {
+        max_description: settings.description_max_length,
+        compat: opts.compat.clone(),
+        extra_keys: opts.config.extra_keys.clone(),
+    };
     let mut report = Report { complete: t.complete, base_dir: env.process_cwd.clone(), ..Report::default() };
     let mut findings: Vec<Finding> = t.findings;
     let mut suppressions: HashMap<String, Suppressions> = HashMap::new();
