@@ -75,7 +75,8 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
         let span = body_offset + r.start..body_offset + r.end;
         let shown = target.clone();
         if target.starts_with('/') || target.starts_with('~') || is_windows_absolute(&target) {
-            if r.evidence == Evidence::Mention {
+            // `/plugin:skill` names a slash command, not a file.
+            if r.evidence == Evidence::Mention || slash_command(&target) {
                 continue;
             }
             out.push(
@@ -162,6 +163,13 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
         out.push(f);
     }
     out
+}
+
+/// `/name` or `/plugin:name`: a slash command.
+fn slash_command(t: &str) -> bool {
+    t.strip_prefix('/').is_some_and(|c| {
+        !c.is_empty() && c.contains(':') && c.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':'))
+    })
 }
 
 /// The backticks or tildes that open a fence line.

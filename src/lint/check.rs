@@ -1259,43 +1259,32 @@ impl<'a> Ctx<'a> {
     }
 
     /// The file range from the cut point to the end of the value, when the value's source text
-    /// collapses to the same normalized description (plain, simply quoted or block scalars).
+    /// decodes and collapses to the same normalized description: plain and block scalars,
+    /// single-quoted (`''`) and double-quoted values with escapes (`\"`, `\n`, `\u00e9`, an
+    /// escaped line break).
     fn cut_in_source(&self, value: &Range<usize>, normalized: &str, cut_normalized: usize) -> Option<Range<usize>> {
         let value = &self.src.clamp(value);
         let src = &self.src.text[value.clone()];
-        let (content_start, content) = if src.starts_with('|') || src.starts_with('>') {
-            let nl = src.find('\n')?;
-            (value.start + nl + 1, &src[nl + 1..])
-        } else if src.len() >= 2 && src.starts_with('"') && src.ends_with('"') && !src[1..src.len() - 1].contains('\\')
-            || src.len() >= 2 && src.starts_with('\'') && src.ends_with('\'') && !src[1..src.len() - 1].contains("''")
-        {
-            (value.start + 1, &src[1..src.len() - 1])
-        } else {
-            (value.start, src)
-        };
-        if js::collapse_whitespace(content) != normalized {
-            return None;
-        }
-        // Walk the source with the collapse algorithm to find where the cut falls.
-        let mut out = 0;
+        let decoded = decode_scalar(src)?;
+        // Walk the decoded characters with the collapse algorithm to find where the cut falls.
+        let mut collapsed = String::with_capacity(normalized.len());
         let mut in_run = false;
-        let mut started = false;
-        for (i, c) in content.char_indices() {
+        let mut hit = None;
+        for &(at, c) in &decoded {
             if js::is_js_whitespace(c) {
                 in_run = true;
                 continue;
             }
-            if in_run && started {
-                out += 1;
+            if in_run && !collapsed.is_empty() {
+                collapsed.push(' ');
             }
             in_run = false;
-            started = true;
-            if out >= cut_normalized {
-                return Some(content_start + i..value.end);
+            if hit.is_none() && collapsed.len() >= cut_normalized {
+                hit = Some(value.start + at);
             }
-            out += c.len_utf8();
+            collapsed.push(c);
         }
-        None
+        (collapsed == normalized).then_some(hit?..value.end)
     }
 
     fn check_name_matches(&self, name: &str, findings: &mut Vec<Finding>) {
@@ -1456,6 +1445,82 @@ impl<'a> Ctx<'a> {
         findings.extend(super::bundle::check_references(self.subject, self.path, body, self.file(fm.body.start)));
         findings.extend(super::content::check(self.path, &self.src.text, self.file_range(&fm.body)));
     }
+}
+
+/// A scalar's characters, each with the byte offset in `src` where it is written; whitespace
+/// that YAML folds is kept as whitespace (only non-whitespace matters to the catalog's collapse).
+/// `None` for a value this does not decode (an alias, a tag, a flow collection).
+fn decode_scalar(src: &str) -> Option<Vec<(usize, char)>> {
+    let mut out = Vec::with_capacity(src.len());
+    if src.starts_with('|') || src.starts_with('>') {
+        let nl = src.find('\n')?;
+        out.extend(src[nl + 1..].char_indices().map(|(i, c)| (nl + 1 + i, c)));
+    } else if let Some(inner) = src.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')) {
+        let mut it = inner.char_indices().peekable();
+        while let Some((i, c)) = it.next() {
+            if c == '\'' {
+                it.next_if(|&(_, n)| n == '\'')?;
+            }
+            out.push((1 + i, c));
+        }
+    } else if let Some(inner) = src.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+        let b = inner.as_bytes();
+        let mut i = 0;
+        while i < inner.len() {
+            let c = inner[i..].chars().next()?;
+            if c != '\\' {
+                out.push((1 + i, c));
+                i += c.len_utf8();
+                continue;
+            }
+            let e = *b.get(i + 1)? as char;
+            let (decoded, len) = match e {
+                '\n' | '\r' => {
+                    // An escaped line break: the break and the next line's indentation vanish.
+                    let mut j = i + 1;
+                    while j < b.len() && matches!(b[j], b'\n' | b'\r' | b' ' | b'\t') {
+                        j += 1;
+                    }
+                    i = j;
+                    continue;
+                }
+                'x' | 'u' | 'U' => {
+                    let n = match e {
+                        'x' => 2,
+                        'u' => 4,
+                        _ => 8,
+                    };
+                    let hex = inner.get(i + 2..i + 2 + n)?;
+                    (char::from_u32(u32::from_str_radix(hex, 16).ok()?)?, 2 + n)
+                }
+                '0' => ('\0', 2),
+                'a' => ('\u{7}', 2),
+                'b' => ('\u{8}', 2),
+                't' | '\t' => ('\t', 2),
+                'n' => ('\n', 2),
+                'v' => ('\u{B}', 2),
+                'f' => ('\u{C}', 2),
+                'r' => ('\r', 2),
+                'e' => ('\u{1B}', 2),
+                ' ' => (' ', 2),
+                '"' => ('"', 2),
+                '/' => ('/', 2),
+                '\\' => ('\\', 2),
+                'N' => ('\u{85}', 2),
+                '_' => ('\u{A0}', 2),
+                'L' => ('\u{2028}', 2),
+                'P' => ('\u{2029}', 2),
+                _ => return None,
+            };
+            out.push((1 + i, decoded));
+            i += len;
+        }
+    } else if src.starts_with(['[', '{', '*', '&', '!']) {
+        return None;
+    } else {
+        out.extend(src.char_indices());
+    }
+    Some(out)
 }
 
 fn edit(range: Range<usize>, replacement: &str) -> Edit {
@@ -1623,6 +1688,44 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `description-truncated` points at the first lost character in every scalar style.
+    #[test]
+    fn truncation_points_at_the_cut_in_every_style() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SKILL.md");
+        let subject = Subject {
+            path: path.to_string_lossy().into_owned(),
+            kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a".into() },
+            node_mode: false,
+            source: None,
+        };
+        // The catalog keeps 16 units of a 19-unit limit: "Say \"hi\" to the " | "world".
+        let opts = CheckOptions { max_description: 19, compat: Vec::new(), extra_keys: Vec::new() };
+        for value in [
+            "Say \"hi\" to the world, often.",
+            "\"Say \\\"hi\\\" to the world, often.\"",
+            "\"Say \\u0022hi\\x22 to\\tthe world, often.\"",
+            "\"Say \\\"hi\\\" to \\\n    the world, often.\"",
+            "\"Say \\\"hi\\\"\n  to the world, often.\"",
+            "'Say \"hi\" to the world, often.'",
+            "'Say \"hi\"  to the ''world'', often.'",
+            ">-\n  Say \"hi\" to\n  the world, often.",
+            "|\n  Say \"hi\"\n  to the world, often.",
+            "Say \"hi\" to\n  the world, often.",
+        ] {
+            let text = format!("---\nname: a\ndescription: {value}\n---\nBody.\n");
+            std::fs::write(&path, &text).unwrap();
+            let r = check_file(&subject, &opts);
+            let f = r.findings.iter().find(|f| f.rule == "description-truncated").expect(value);
+            let span = f.span.clone().unwrap();
+            let lost = &text[span.start..];
+            assert!(
+                lost.starts_with("world") || lost.starts_with("''world"),
+                "{value:?}: the span starts at {lost:?}"
+            );
         }
     }
 

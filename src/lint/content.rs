@@ -125,10 +125,13 @@ fn next_candidate(bytes: &[u8], from: usize) -> Option<usize> {
 
 // ── Hard-coded home directories ────────────────────────────────────────────────────────────
 
-/// User names that stand for "any user" in documentation.
-const PLACEHOLDER_USERS: [&str; 22] = [
+/// User names that stand for "any user" in documentation, and the standard users of
+/// containers, CI runners and cloud images (`/home/vscode`, `/home/runner`).
+const PLACEHOLDER_USERS: [&str; 40] = [
     "user", "username", "users", "you", "yourname", "your-name", "your_name", "yourusername", "name", "me", "someone",
-    "example", "john", "jane", "alice", "bob", "foo", "shared", "guest", "me", "x", "admin",
+    "example", "john", "jane", "johndoe", "janedoe", "alice", "bob", "foo", "shared", "guest", "x", "admin", "public",
+    "default", "all users", "vscode", "node", "runner", "ubuntu", "ec2-user", "agent", "coder", "codespace", "jovyan",
+    "app", "dev", "developer", "pi", "root",
 ];
 
 fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>) {
@@ -139,6 +142,7 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
         return;
     }
     let mut seen: Vec<String> = Vec::new();
+    let mut fences: Option<Vec<Range<usize>>> = None;
     for prefix in ["/Users/", "/home/", ":\\Users\\", ":/Users/"] {
         for i in memchr::memmem::find_iter(body_text.as_bytes(), prefix.as_bytes()) {
             // The path starts at a word boundary (`C:` for the Windows forms).
@@ -159,9 +163,17 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
             let after = body_text[user_start + user.len()..].chars().next();
             if user.is_empty()
                 || !matches!(after, Some('/' | '\\') | None) && !after.is_some_and(|c| c.is_whitespace() || "`'\")".contains(c))
+                || !user.chars().any(char::is_alphanumeric)
                 || PLACEHOLDER_USERS.contains(&user.to_lowercase().as_str())
-                || user.starts_with("your")
+                || user.to_lowercase().starts_with("your")
+                || user.to_lowercase().contains("doe")
             {
+                continue;
+            }
+            // "e.g. `C:\Users\kim\…` → `~/…`": an example of what to replace.
+            let line_start = body_text[..start].rfind('\n').map_or(0, |n| n + 1);
+            let before_on_line = body_text[line_start..start].to_lowercase();
+            if ["e.g.", "e.g,", "for example", "such as", "bad:", "replace"].iter().any(|m| before_on_line.contains(m)) {
                 continue;
             }
             let home = format!("{}{user}", &body_text[start..user_start]);
@@ -170,6 +182,9 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
             }
             seen.push(home.clone());
             let at = body.start + start;
+            // In a code block it is often example output: worth a look, not a warning.
+            let fenced = fences.get_or_insert_with(|| super::refscan::fenced_ranges(body_text));
+            let in_code = fenced.iter().any(|r| r.contains(&start));
             out.push(
                 Finding::new(
                     "home-path",
@@ -177,6 +192,7 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
                     format!("`{home}` is one person's home directory"),
                     "the harness passes the path to the model as written; on any other machine it does not exist",
                 )
+                .severity(if in_code { super::Severity::Info } else { super::Severity::Warning })
                 .at(at..at + home.len())
                 .label("hard-coded home directory")
                 .help(
@@ -434,6 +450,9 @@ mod tests {
     #[test]
     fn home_directories() {
         let text = "---\nname: a\n---\nRun `/Users/jdoe/tools/run.sh` or cd /home/alice/x or C:\\Users\\Kim\\bin.\n";
+        let fenced = "---\nname: a\n---\n```\nWorktree ready at /Users/jesse/p\n```\n";
+        let f = check("/s", fenced, 16..fenced.len());
+        assert_eq!((f.len(), f[0].severity), (1, super::super::Severity::Info));
         assert_eq!(
             rules(text),
             [("home-path".to_string(), "/Users/jdoe".to_string()), ("home-path".into(), "C:\\Users\\Kim".into())]
@@ -442,6 +461,7 @@ mod tests {
             "---\n---\nSee /Users/<name>/ or /home/user/x or ~/x or $HOME/x or /Users/you/x.\n",
             "---\n---\nhttps://example.com/home/jdoe/page and src/Users/jdoe.ts\n",
             "---\n---\nThe /home/ directory.\n",
+            "---\n---\nReplace home prefixes with `~` (e.g., `C:\\Users\\kim\\x` -> `~/x`); /Users/.../x; /home/vscode/.cargo\n",
         ] {
             assert!(rules(ok).is_empty(), "{ok:?}: {:?}", rules(ok));
         }

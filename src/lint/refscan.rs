@@ -109,9 +109,10 @@ const INTERPRETERS: [&str; 24] = [
 ];
 
 /// Words that tell the model to read or run what follows.
-const VERBS: [&str; 22] = [
-    "see", "read", "reading", "run", "running", "load", "loading", "execute", "open", "consult", "refer", "follow",
-    "check", "use", "using", "invoke", "call", "source", "import", "details", "reference", "→",
+const VERBS: [&str; 32] = [
+    "see", "read", "reads", "reading", "run", "runs", "running", "load", "loads", "loading", "execute", "executes",
+    "executing", "open", "opens", "consult", "refer", "follow", "check", "use", "uses", "using", "invoke", "invokes",
+    "call", "calls", "source", "import", "details", "reference", "→", "->",
 ];
 
 /// Words before a path that make it an example rather than a reference.
@@ -199,6 +200,10 @@ pub fn scan(body: &str) -> Scan {
         }
         let lower = text.to_lowercase();
         let elsewhere = project_section || ELSEWHERE.iter().any(|p| lower.contains(p));
+        // A line of a template to fill in: even its links are examples.
+        if template_line(text) {
+            continue;
+        }
         for mut r in line_refs {
             if r.evidence != Evidence::Link {
                 if elsewhere || illustrative(&text[..(r.start - start).min(text.len())]) {
@@ -215,6 +220,52 @@ pub fn scan(body: &str) -> Scan {
         out.unclosed_fence = Some(open.line);
     }
     out
+}
+
+/// Byte ranges of the body inside fenced code blocks (fence lines included); an unclosed
+/// fence runs to the end.
+pub fn fenced_ranges(body: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut open: Option<(u8, usize, usize)> = None;
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let Some((ch, len, info)) = fence_of(line.trim_end_matches(['\n', '\r'])) else { continue };
+        match open {
+            Some((c, l, s)) if c == ch && len >= l && info.is_empty() => {
+                out.push(s..offset);
+                open = None;
+            }
+            Some(_) => {}
+            None => open = Some((ch, len, start)),
+        }
+    }
+    if let Some((_, _, s)) = open {
+        out.push(s..body.len());
+    }
+    out
+}
+
+/// A line of a document template the skill tells the model to fill in: it has a
+/// `[Placeholder]` (bracketed capitalized words that are not a link).
+fn template_line(line: &str) -> bool {
+    let mut rest = line;
+    while let Some(i) = rest.find('[') {
+        let after = &rest[i + 1..];
+        let Some(close) = after.find(']') else { return false };
+        let inner = &after[..close];
+        let next = after[close + 1..].chars().next();
+        if inner.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && inner.len() <= 40
+            && inner.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '_')
+            && !matches!(next, Some('(' | '[' | ':'))
+        {
+            return true;
+        }
+        rest = &after[close..];
+    }
+    false
 }
 
 fn is_project_heading(line: &str) -> bool {
@@ -569,7 +620,7 @@ mod tests {
                 ("scripts/build.py".into(), Instruction),
                 ("assets/data.json".into(), Mention),
                 ("scripts/check".into(), Instruction),
-                ("references/table.md".into(), Mention),
+                ("references/table.md".into(), Instruction),
             ]
         );
         let r = &scan(body).refs[2];
@@ -603,6 +654,7 @@ mod tests {
             "2. A `references/schema.md` file documenting the schemas would be helpful to store in the skill\n",
             "```\nskill/\n├── scripts/\n│   └── scripts/run.py\n```\n",
             "asset: \"assets/[name].[hash][ext]\"\n",
+            "- [c4-code-file-1.md](./c4-code-file-1.md) - [Description]\n",
             "Put files in `scripts/...` or `scripts/<name>.py` or `references/your-topic.md`.\n",
             "```bash\n./fuzz corpus/\nuv add ./local-package\n```\nimport `./api.service` and save to `./report.md`.\n",
             "A `div` and `a b` and ``x`` and an unclosed ` tick.\n",
