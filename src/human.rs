@@ -354,7 +354,7 @@ pub fn show(snap: &Snapshot, c: &Candidate, term: &Term) -> String {
             let status = match refs::check(&c.resource_base, &r.target) {
                 RefStatus::Exists(kind) => term.green(&format!("ok ({kind})")),
                 RefStatus::Missing => term.red("missing"),
-                RefStatus::Outside => term.yellow("outside the bundle (not opened)"),
+                RefStatus::Outside => term.yellow("outside the bundle (exists; not opened)"),
                 RefStatus::EscapesViaSymlink(real) => {
                     term.yellow(&format!("leaves the bundle through a symlink to {}", safe(&real)))
                 }

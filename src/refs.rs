@@ -64,7 +64,8 @@ pub fn check(base: &str, target: &str) -> RefStatus {
     let inside = joined == normalized_base
         || joined.starts_with(&format!("{}{}", normalized_base.trim_end_matches(platform::SEP), platform::SEP));
     if !inside {
-        return RefStatus::Outside;
+        // A relative path out of the bundle is looked up (a `stat`, as lint does), never opened.
+        return if std::fs::symlink_metadata(&joined).is_ok() { RefStatus::Outside } else { RefStatus::Missing };
     }
     let Ok(meta) = std::fs::metadata(&joined) else { return RefStatus::Missing };
     if let (Ok(real), Ok(real_base)) = (dunce::canonicalize(&joined), dunce::canonicalize(base))
@@ -107,7 +108,9 @@ mod tests {
         let base = base.to_string_lossy().into_owned();
         assert_eq!(check(&base, "references/a.md"), RefStatus::Exists("file"));
         assert_eq!(check(&base, "references/b.md"), RefStatus::Missing);
-        assert_eq!(check(&base, "../secret"), RefStatus::Outside);
+        assert_eq!(check(&base, "../secret"), RefStatus::Missing);
+        std::fs::write(dir.path().join("outside.md"), "x").unwrap();
+        assert_eq!(check(&base, "../outside.md"), RefStatus::Outside);
         assert_eq!(check(&base, "/etc/passwd"), RefStatus::Outside);
         #[cfg(unix)]
         {

@@ -1162,10 +1162,7 @@ impl<'a> Ctx<'a> {
                         description: format!("rename `{key}` to `whenToUse`"),
                         edits: vec![edit(r, "whenToUse")],
                     });
-                let extra = if claude {
-                    "; this file is also read by Claude Code (`--compat claude-code`), whose key `when_to_use` is: \
-                     keep it and add `whenToUse` with the same text"
-                } else if key == "when_to_use" {
+                let extra = if key == "when_to_use" {
                     " (Claude Code's spelling: keep both if Claude Code reads this file too)"
                 } else {
                     ""
@@ -1179,7 +1176,13 @@ impl<'a> Ctx<'a> {
                     )
                     .at_opt(self.key_span(key))
                     .label("use `whenToUse`")
-                    .help(format!("rename it to `whenToUse`{extra}"))
+                    .help(if claude {
+                        "add `whenToUse` with the same text and keep `when_to_use`: this file is also read by Claude \
+                         Code (`--compat claude-code`), which reads only `when_to_use`"
+                            .to_string()
+                    } else {
+                        format!("rename it to `whenToUse`{extra}")
+                    })
                     .fix(fix),
                 );
                 continue;
