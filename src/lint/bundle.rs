@@ -1,8 +1,8 @@
 //! A skill's resource directory: relative references in the body, and symbolic links inside
 //! the skill folder.
 
-use super::{Finding, Severity};
 use super::check::{Subject, SubjectKind};
+use super::{Finding, Severity};
 use crate::platform;
 use std::path::Path;
 
@@ -65,10 +65,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
             )
             .at(body_offset + open.start..body_offset + open.end)
             .label("opened here")
-            .help(format!(
-                "close it with a line of `{}` after the code",
-                open_fence_marker(&body[open.clone()])
-            )),
+            .help(format!("close it with a line of `{}` after the code", open_fence_marker(&body[open.clone()]))),
         );
     }
     for (target, r) in strongest(scan.refs) {
@@ -168,7 +165,9 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
 /// `/name` or `/plugin:name`: a slash command.
 fn slash_command(t: &str) -> bool {
     t.strip_prefix('/').is_some_and(|c| {
-        !c.is_empty() && c.contains(':') && c.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':'))
+        !c.is_empty()
+            && c.contains(':')
+            && c.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':'))
     })
 }
 

@@ -1155,13 +1155,14 @@ impl<'a> Ctx<'a> {
             if normalize_key(key) == "whentouse" {
                 // Claude Code reads `when_to_use`: renaming it would break the file there.
                 let claude = key == "when_to_use" && self.opts.compat.contains(&Compat::ClaudeCode);
-                let fix = (!claude && !obj.contains_key("whenToUse") && matches!(value, Value::String(_)) && self.src.exact)
-                    .then(|| self.key_span(key))
-                    .flatten()
-                    .map(|r| Fix {
-                        description: format!("rename `{key}` to `whenToUse`"),
-                        edits: vec![edit(r, "whenToUse")],
-                    });
+                let fix =
+                    (!claude && !obj.contains_key("whenToUse") && matches!(value, Value::String(_)) && self.src.exact)
+                        .then(|| self.key_span(key))
+                        .flatten()
+                        .map(|r| Fix {
+                            description: format!("rename `{key}` to `whenToUse`"),
+                            edits: vec![edit(r, "whenToUse")],
+                        });
                 let extra = if key == "when_to_use" {
                     " (Claude Code's spelling: keep both if Claude Code reads this file too)"
                 } else {
@@ -1268,26 +1269,33 @@ impl<'a> Ctx<'a> {
     fn cut_in_source(&self, value: &Range<usize>, normalized: &str, cut_normalized: usize) -> Option<Range<usize>> {
         let value = &self.src.clamp(value);
         let src = &self.src.text[value.clone()];
-        let decoded = decode_scalar(src)?;
-        // Walk the decoded characters with the collapse algorithm to find where the cut falls.
-        let mut collapsed = String::with_capacity(normalized.len());
+        // Walk the decoded characters with the collapse algorithm, checking each against
+        // `normalized` as it goes, to find where the cut falls.
+        let norm = normalized.as_bytes();
+        let mut out = 0;
         let mut in_run = false;
+        let mut same = true;
         let mut hit = None;
-        for &(at, c) in &decoded {
+        let mut buf = [0u8; 4];
+        decode_scalar(src, |at, c| {
             if js::is_js_whitespace(c) {
                 in_run = true;
-                continue;
+                return true;
             }
-            if in_run && !collapsed.is_empty() {
-                collapsed.push(' ');
+            if in_run && out > 0 {
+                same &= norm.get(out) == Some(&b' ');
+                out += 1;
             }
             in_run = false;
-            if hit.is_none() && collapsed.len() >= cut_normalized {
+            if hit.is_none() && out >= cut_normalized {
                 hit = Some(value.start + at);
             }
-            collapsed.push(c);
-        }
-        (collapsed == normalized).then_some(hit?..value.end)
+            let enc = c.encode_utf8(&mut buf).as_bytes();
+            same &= norm.get(out..out + enc.len()) == Some(enc);
+            out += enc.len();
+            same
+        })?;
+        (same && out == norm.len()).then_some(hit?..value.end)
     }
 
     fn check_name_matches(&self, name: &str, findings: &mut Vec<Finding>) {
@@ -1375,12 +1383,9 @@ impl<'a> Ctx<'a> {
                     .help(format!("shorten it by at least {} characters", raw.max(collapsed) - 1024)),
                 );
             }
-            findings.extend(super::content::description_brackets(
-                self.path,
-                &self.src.text,
-                d,
-                self.value_span("description"),
-            ));
+            findings.extend(super::content::description_brackets(self.path, &self.src.text, d, || {
+                self.value_span("description")
+            }));
         }
         if let Some(Value::Object(m)) = obj.get("metadata") {
             findings.extend(super::content::metadata_values(self.path, &self.src.text, m, self.value_span("metadata")));
@@ -1450,21 +1455,27 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// A scalar's characters, each with the byte offset in `src` where it is written; whitespace
-/// that YAML folds is kept as whitespace (only non-whitespace matters to the catalog's collapse).
-/// `None` for a value this does not decode (an alias, a tag, a flow collection).
-fn decode_scalar(src: &str) -> Option<Vec<(usize, char)>> {
-    let mut out = Vec::with_capacity(src.len());
+/// A scalar's characters, each with the byte offset in `src` where it is written, given to `f`
+/// until it returns `false`; whitespace that YAML folds stays whitespace (only non-whitespace
+/// matters to the catalog's collapse). `None` for a value this does not decode (an alias, a
+/// tag, a flow collection, an unknown escape).
+fn decode_scalar(src: &str, mut f: impl FnMut(usize, char) -> bool) -> Option<()> {
     if src.starts_with('|') || src.starts_with('>') {
         let nl = src.find('\n')?;
-        out.extend(src[nl + 1..].char_indices().map(|(i, c)| (nl + 1 + i, c)));
+        for (i, c) in src[nl + 1..].char_indices() {
+            if !f(nl + 1 + i, c) {
+                break;
+            }
+        }
     } else if let Some(inner) = src.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')) {
         let mut it = inner.char_indices().peekable();
         while let Some((i, c)) = it.next() {
             if c == '\'' {
                 it.next_if(|&(_, n)| n == '\'')?;
             }
-            out.push((1 + i, c));
+            if !f(1 + i, c) {
+                break;
+            }
         }
     } else if let Some(inner) = src.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
         let b = inner.as_bytes();
@@ -1472,7 +1483,9 @@ fn decode_scalar(src: &str) -> Option<Vec<(usize, char)>> {
         while i < inner.len() {
             let c = inner[i..].chars().next()?;
             if c != '\\' {
-                out.push((1 + i, c));
+                if !f(1 + i, c) {
+                    break;
+                }
                 i += c.len_utf8();
                 continue;
             }
@@ -1515,15 +1528,21 @@ fn decode_scalar(src: &str) -> Option<Vec<(usize, char)>> {
                 'P' => ('\u{2029}', 2),
                 _ => return None,
             };
-            out.push((1 + i, decoded));
+            if !f(1 + i, decoded) {
+                break;
+            }
             i += len;
         }
     } else if src.starts_with(['[', '{', '*', '&', '!']) {
         return None;
     } else {
-        out.extend(src.char_indices());
+        for (i, c) in src.char_indices() {
+            if !f(i, c) {
+                break;
+            }
+        }
     }
-    Some(out)
+    Some(())
 }
 
 fn edit(range: Range<usize>, replacement: &str) -> Edit {
@@ -1725,10 +1744,7 @@ mod tests {
             let f = r.findings.iter().find(|f| f.rule == "description-truncated").expect(value);
             let span = f.span.clone().unwrap();
             let lost = &text[span.start..];
-            assert!(
-                lost.starts_with("world") || lost.starts_with("''world"),
-                "{value:?}: the span starts at {lost:?}"
-            );
+            assert!(lost.starts_with("world") || lost.starts_with("''world"), "{value:?}: the span starts at {lost:?}");
         }
     }
 

@@ -144,7 +144,9 @@ impl Config {
                             Value::String(k) if !k.is_empty() => {
                                 if let Some(h) = crate::lint::check::HARNESS_KEYS
                                     .iter()
-                                    .find(|h| crate::lint::check::normalize_key(h) == crate::lint::check::normalize_key(k))
+                                    .find(|h| {
+                                        crate::lint::check::normalize_key(h) == crate::lint::check::normalize_key(k)
+                                    })
                                     .filter(|h| *h != k)
                                 {
                                     return Err(format!(

@@ -76,7 +76,9 @@ fn invisible(path: &str, text: &str, out: &mut Vec<Finding>) {
     }
     let mut found = 0;
     let mut at = 0;
-    while let Some(i) = next_candidate(bytes, at) {
+    // The next ESC, found once and then only after it is passed (no rescans of the rest).
+    let mut esc = memchr::memchr(0x1B, bytes);
+    while let Some(i) = next_candidate(bytes, at, &mut esc) {
         at = i + 1;
         let Some(c) = text[i..].chars().next() else { continue };
         let Some(name) = invisible_name(c) else { continue };
@@ -113,13 +115,15 @@ fn invisible(path: &str, text: &str, out: &mut Vec<Finding>) {
     }
 }
 
-fn next_candidate(bytes: &[u8], from: usize) -> Option<usize> {
+fn next_candidate(bytes: &[u8], from: usize, esc: &mut Option<usize>) -> Option<usize> {
     let rest = bytes.get(from..)?;
-    let a = memchr::memchr3(0xE2, 0xEF, 0xF3, rest);
-    let b = memchr::memchr(0x1B, rest);
-    match (a, b) {
-        (Some(x), Some(y)) => Some(from + x.min(y)),
-        (x, y) => x.or(y).map(|v| from + v),
+    if esc.is_some_and(|e| e < from) {
+        *esc = memchr::memchr(0x1B, rest).map(|e| from + e);
+    }
+    let a = memchr::memchr3(0xE2, 0xEF, 0xF3, rest).map(|x| from + x);
+    match (a, *esc) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
     }
 }
 
@@ -128,14 +132,54 @@ fn next_candidate(bytes: &[u8], from: usize) -> Option<usize> {
 /// User names that stand for "any user" in documentation, and the standard users of
 /// containers, CI runners and cloud images (`/home/vscode`, `/home/runner`).
 const PLACEHOLDER_USERS: [&str; 40] = [
-    "user", "username", "users", "you", "yourname", "your-name", "your_name", "yourusername", "name", "me", "someone",
-    "example", "john", "jane", "johndoe", "janedoe", "alice", "bob", "foo", "shared", "guest", "x", "admin", "public",
-    "default", "all users", "vscode", "node", "runner", "ubuntu", "ec2-user", "agent", "coder", "codespace", "jovyan",
-    "app", "dev", "developer", "pi", "root",
+    "user",
+    "username",
+    "users",
+    "you",
+    "yourname",
+    "your-name",
+    "your_name",
+    "yourusername",
+    "name",
+    "me",
+    "someone",
+    "example",
+    "john",
+    "jane",
+    "johndoe",
+    "janedoe",
+    "alice",
+    "bob",
+    "foo",
+    "shared",
+    "guest",
+    "x",
+    "admin",
+    "public",
+    "default",
+    "all users",
+    "vscode",
+    "node",
+    "runner",
+    "ubuntu",
+    "ec2-user",
+    "agent",
+    "coder",
+    "codespace",
+    "jovyan",
+    "app",
+    "dev",
+    "developer",
+    "pi",
+    "root",
 ];
 
 fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>) {
     let body_text = &text[body.clone()];
+    // Every form has a `/` or a `\`; most bodies have neither `Users` nor `/home/`.
+    if memchr::memchr2(b'/', b'\\', body_text.as_bytes()).is_none() {
+        return;
+    }
     if memchr::memmem::find(body_text.as_bytes(), b"Users").is_none()
         && memchr::memmem::find(body_text.as_bytes(), b"/home/").is_none()
     {
@@ -162,7 +206,8 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
                 .collect();
             let after = body_text[user_start + user.len()..].chars().next();
             if user.is_empty()
-                || !matches!(after, Some('/' | '\\') | None) && !after.is_some_and(|c| c.is_whitespace() || "`'\")".contains(c))
+                || !matches!(after, Some('/' | '\\') | None)
+                    && !after.is_some_and(|c| c.is_whitespace() || "`'\")".contains(c))
                 || !user.chars().any(char::is_alphanumeric)
                 || PLACEHOLDER_USERS.contains(&user.to_lowercase().as_str())
                 || user.to_lowercase().starts_with("your")
@@ -173,7 +218,8 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
             // "e.g. `C:\Users\kim\…` → `~/…`": an example of what to replace.
             let line_start = body_text[..start].rfind('\n').map_or(0, |n| n + 1);
             let before_on_line = body_text[line_start..start].to_lowercase();
-            if ["e.g.", "e.g,", "for example", "such as", "bad:", "replace"].iter().any(|m| before_on_line.contains(m)) {
+            if ["e.g.", "e.g,", "for example", "such as", "bad:", "replace"].iter().any(|m| before_on_line.contains(m))
+            {
                 continue;
             }
             let home = format!("{}{user}", &body_text[start..user_start]);
@@ -320,8 +366,14 @@ fn secrets(path: &str, text: &str, out: &mut Vec<Finding>) {
 // ── Frontmatter values ────────────────────────────────────────────────────────────────────
 
 /// `<`, `>` or an XML-like tag in the description; `value` is its range in `text`.
-pub fn description_brackets(path: &str, text: &str, description: &str, value: Option<Range<usize>>) -> Option<Finding> {
-    let pos = description.find(['<', '>'])?;
+pub fn description_brackets(
+    path: &str,
+    text: &str,
+    description: &str,
+    value: impl FnOnce() -> Option<Range<usize>>,
+) -> Option<Finding> {
+    let pos = memchr::memchr2(b'<', b'>', description.as_bytes())?;
+    let value = value();
     let tag = description[pos..].starts_with('<')
         && description[pos + 1..].chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '/')
         && description[pos..].contains('>');
@@ -430,7 +482,8 @@ mod tests {
 
     #[test]
     fn invisible_characters() {
-        let text = "---\nname: a\ndescription: Do\u{200B}it\n---\nHidden \u{202E}txt.exe\u{202C} and a tag \u{E0041}.\n";
+        let text =
+            "---\nname: a\ndescription: Do\u{200B}it\n---\nHidden \u{202E}txt.exe\u{202C} and a tag \u{E0041}.\n";
         let found = rules(text);
         assert_eq!(found.len(), 4, "{found:?}");
         assert!(found.iter().all(|(r, _)| r == "invisible-unicode"));
@@ -488,10 +541,10 @@ mod tests {
     #[test]
     fn brackets_and_metadata() {
         let text = "description: Convert <input> files > 2 MB\n";
-        let f = description_brackets("/p", text, "Convert <input> files > 2 MB", Some(13..text.len() - 1)).unwrap();
+        let f = description_brackets("/p", text, "Convert <input> files > 2 MB", || Some(13..text.len() - 1)).unwrap();
         assert!(f.message.contains("XML-like tag"));
         assert_eq!(&text[f.span.unwrap()], "<");
-        assert!(description_brackets("/p", text, "Plain text", None).is_none());
+        assert!(description_brackets("/p", text, "Plain text", || None).is_none());
         let text = "metadata:\n  version: 1.0\n  owner: team\n  \"stable\": true\n";
         let mut m = Object::default();
         m.insert("version".into(), Value::Number(1.0));

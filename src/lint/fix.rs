@@ -296,7 +296,9 @@ mod tests {
         let d = unified_diff(&old, &new, "f");
         assert_eq!(d.matches("@@").count(), 4, "{d}");
         let p = patch("\u{feff}a\r\nb\r\n", "a\nb\n", "s/SKILL.md");
-        assert!(p.starts_with("diff --git a/s/SKILL.md b/s/SKILL.md\n--- a/s/SKILL.md\n+++ b/s/SKILL.md\n@@ -1,2 +1,2 @@\n"));
+        assert!(p.starts_with(
+            "diff --git a/s/SKILL.md b/s/SKILL.md\n--- a/s/SKILL.md\n+++ b/s/SKILL.md\n@@ -1,2 +1,2 @@\n"
+        ));
         assert!(p.contains("-\u{feff}a\r\n") && p.contains("+a\n"), "{p:?}");
         assert_eq!(patch("same\n", "same\n", "x"), "");
     }

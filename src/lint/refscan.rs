@@ -104,20 +104,79 @@ const SHELL_LANGS: [&str; 12] =
 
 /// Programs that run the script named after them (`python scripts/x.py`).
 const INTERPRETERS: [&str; 24] = [
-    "python", "python3", "py", "bash", "sh", "zsh", "node", "deno", "bun", "ruby", "perl", "pwsh", "powershell",
-    "rscript", "julia", "php", "source", ".", "tsx", "ts-node", "uv", "uvx", "npx", "go",
+    "python",
+    "python3",
+    "py",
+    "bash",
+    "sh",
+    "zsh",
+    "node",
+    "deno",
+    "bun",
+    "ruby",
+    "perl",
+    "pwsh",
+    "powershell",
+    "rscript",
+    "julia",
+    "php",
+    "source",
+    ".",
+    "tsx",
+    "ts-node",
+    "uv",
+    "uvx",
+    "npx",
+    "go",
 ];
 
 /// Words that tell the model to read or run what follows.
-const VERBS: [&str; 32] = [
-    "see", "read", "reads", "reading", "run", "runs", "running", "load", "loads", "loading", "execute", "executes",
-    "executing", "open", "opens", "consult", "refer", "follow", "check", "use", "uses", "using", "invoke", "invokes",
-    "call", "calls", "source", "import", "details", "reference", "→", "->",
+const VERBS: [&str; 30] = [
+    "see",
+    "read",
+    "reads",
+    "reading",
+    "run",
+    "runs",
+    "running",
+    "load",
+    "loads",
+    "loading",
+    "execute",
+    "executes",
+    "executing",
+    "open",
+    "opens",
+    "consult",
+    "refer",
+    "follow",
+    "check",
+    "use",
+    "uses",
+    "using",
+    "invoke",
+    "invokes",
+    "call",
+    "calls",
+    "details",
+    "reference",
+    "→",
+    "->",
 ];
 
 /// Words before a path that make it an example rather than a reference.
-const ILLUSTRATIVE: [&str; 10] =
-    ["e.g.", "e.g,", "eg.", "for example", "for instance", "example:", "examples:", "example**", "examples**", "such as"];
+const ILLUSTRATIVE: [&str; 10] = [
+    "e.g.",
+    "e.g,",
+    "eg.",
+    "for example",
+    "for instance",
+    "example:",
+    "examples:",
+    "example**",
+    "examples**",
+    "such as",
+];
 
 /// Phrases on a line that make it about something hypothetical or the user's own project.
 const ELSEWHERE: [&str; 9] = [
@@ -205,13 +264,25 @@ pub fn scan(body: &str) -> Scan {
             continue;
         }
         for mut r in line_refs {
+            let before = &text[..(r.start - start).min(text.len())];
+            let after = &text[(r.end - start).min(text.len())..];
             if r.evidence != Evidence::Link {
-                if elsewhere || illustrative(&text[..(r.start - start).min(text.len())]) {
+                if elsewhere || illustrative(before) {
                     continue;
                 }
-                if r.evidence == Evidence::Mention && instructed(&text[..(r.start - start).min(text.len())]) {
+                // Prose tells the model to read it: not a word inside code.
+                let comment = {
+                    let t = text.trim_start();
+                    t.starts_with('#') || t.starts_with("//")
+                };
+                if r.evidence == Evidence::Mention && (fence.is_none() || comment) && instructed(prose_before(before)) {
                     r.evidence = Evidence::Instruction;
                 }
+            }
+            // "`references/x.md` in the llm-wiki skill", "the pdf skill's `scripts/x.py`": a
+            // file of another skill, named as such.
+            if other_skill(before, after) {
+                r.evidence = Evidence::Mention;
             }
             out.refs.push(r);
         }
@@ -284,6 +355,27 @@ fn might_reference(line: &str) -> bool {
 fn sentence(before: &str) -> &str {
     let cut = [". ", "! ", "? ", "; "].iter().filter_map(|p| before.rfind(p).map(|i| i + p.len())).max().unwrap_or(0);
     &before[cut..]
+}
+
+/// The prose before a reference: `before` up to the code span the reference sits in, if any.
+fn prose_before(before: &str) -> &str {
+    // An odd number of backticks: the reference is inside a code span opened at the last one.
+    if before.bytes().filter(|&b| b == b'`').count() % 2 == 1 {
+        &before[..before.rfind('`').unwrap_or(0)]
+    } else {
+        before
+    }
+}
+
+/// The text says the path belongs to another skill.
+fn other_skill(before: &str, after: &str) -> bool {
+    let b = before.trim_end_matches(['`', ' ']).to_lowercase();
+    let a = after.trim_start_matches('`').to_lowercase();
+    let a = &a[..a.len().min(60)];
+    b.ends_with("skill's")
+        || b.ends_with("skill’s")
+        || a.starts_with(" in the ") && a.contains(" skill")
+        || a.starts_with(" from the ") && a.contains(" skill")
 }
 
 fn illustrative(before: &str) -> bool {
@@ -388,6 +480,11 @@ fn command(line: &str, at: usize, shell: bool, refs: &mut Vec<Reference>) {
     }
     for (k, (p, w)) in words.iter().enumerate() {
         let w = if Some(k) == run { *w } else { trim_word(w) };
+        // `import x from './assets/logo.png'`, `--out ./scripts/`: relative to the code's own
+        // file or the working directory, not the skill.
+        if Some(k) != run && w.starts_with("./") {
+            continue;
+        }
         let Some(target) = bundled_path(w) else { continue };
         let evidence = if Some(k) == run { Evidence::Instruction } else { Evidence::Mention };
         if evidence == Evidence::Mention && !file_like(target) {
@@ -610,7 +707,7 @@ mod tests {
         let body = "Deploy with `scripts/deploy.sh staging`, or `python scripts/c.py --fast`.\n\
                     Then `./scripts/x.sh`.\n\
                     ```bash\n$ python3 scripts/build.py --input assets/data.json\n./scripts/check\n```\n\
-                    ```python\nopen('references/table.md')\n```\n";
+                    ```python\nopen('references/table.md')\n# See references/prep.md\n```\n";
         assert_eq!(
             found(body),
             [
@@ -620,7 +717,8 @@ mod tests {
                 ("scripts/build.py".into(), Instruction),
                 ("assets/data.json".into(), Mention),
                 ("scripts/check".into(), Instruction),
-                ("references/table.md".into(), Instruction),
+                ("references/table.md".into(), Mention),
+                ("references/prep.md".into(), Instruction),
             ]
         );
         let r = &scan(body).refs[2];
@@ -634,6 +732,12 @@ mod tests {
         assert_eq!(found("- `assets/slo.md` - SLO template\n"), [("assets/slo.md".into(), Mention)]);
         // The verb must be in the same sentence.
         assert_eq!(found("Read on. The file `references/a.md` has it.\n"), [("references/a.md".into(), Mention)]);
+        // Another skill's file, named as such, is only a mention.
+        assert_eq!(
+            found("Follow `references/ingest.md` in the llm-wiki skill.\n"),
+            [("references/ingest.md".into(), Mention)]
+        );
+        assert_eq!(found("See the wiki skill's `references/p.md`.\n"), [("references/p.md".into(), Mention)]);
     }
 
     #[test]
@@ -655,6 +759,7 @@ mod tests {
             "```\nskill/\n├── scripts/\n│   └── scripts/run.py\n```\n",
             "asset: \"assets/[name].[hash][ext]\"\n",
             "- [c4-code-file-1.md](./c4-code-file-1.md) - [Description]\n",
+            "**Import static assets** (`import logo from './assets/logo.png'`) so Vite fingerprints them.\n",
             "Put files in `scripts/...` or `scripts/<name>.py` or `references/your-topic.md`.\n",
             "```bash\n./fuzz corpus/\nuv add ./local-package\n```\nimport `./api.service` and save to `./report.md`.\n",
             "A `div` and `a b` and ``x`` and an unclosed ` tick.\n",

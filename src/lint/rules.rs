@@ -347,44 +347,53 @@ pub static RULES: &[Rule] = &[
          it is a mapping; otherwise it drops them silently and the skill loads without them.",
         "Make `whenToUse` a string and `metadata` a mapping of keys to values.",
     ),
-    noted(rule(
-        "unknown-key",
-        Warning,
-        Suspicious,
-        "A frontmatter key that neither the harness nor any other known agent reads.",
-        "The harness reads `name`, `description`, `whenToUse`, `metadata`, \
+    noted(
+        rule(
+            "unknown-key",
+            Warning,
+            Suspicious,
+            "A frontmatter key that neither the harness nor any other known agent reads.",
+            "The harness reads `name`, `description`, `whenToUse`, `metadata`, \
          `disable-model-invocation` and `user-invocable`, and ignores every other key silently. \
          Keys of other agents (`license`, `allowed-tools`, `argument-hint`, `model`, ...) are \
          expected and not reported; anything else is usually a misspelling, and a misspelled \
          `user_invocable` or `Disable-Model-Invocation` means the setting never takes effect.",
-        "Use the suggested spelling, move custom data under `metadata`, or list the team's own keys \
+            "Use the suggested spelling, move custom data under `metadata`, or list the team's own keys \
          under `extra-keys` in `.dsh-skills-lint.yaml`.",
-    ), "info for a key that is not close to a key the harness reads (custom data, not a typo)"),
-    noted(rule(
-        "broken-reference",
-        Warning,
-        Suspicious,
-        "A relative link or path mentioned in the body points at a file that does not exist.",
-        "The `skill` tool tells the model to resolve relative paths against the skill's base \
+        ),
+        "info for a key that is not close to a key the harness reads (custom data, not a typo)",
+    ),
+    noted(
+        rule(
+            "broken-reference",
+            Warning,
+            Suspicious,
+            "A relative link or path mentioned in the body points at a file that does not exist.",
+            "The `skill` tool tells the model to resolve relative paths against the skill's base \
          directory (the skill folder, or the root for a flat `.md` file). A link or a \
          `scripts/...`, `references/...` or `assets/...` path that does not exist there sends the \
          model looking for a file it cannot find.",
-        "Fix the path (the nearest existing file, or the same file in a neighbouring skill, is \
+            "Fix the path (the nearest existing file, or the same file in a neighbouring skill, is \
          suggested) or add the file.",
-    ), "info for a path only mentioned in passing (no link, no instruction to read or run it); \
+        ),
+        "info for a path only mentioned in passing (no link, no instruction to read or run it); \
         illustrative paths (\"for example `scripts/x.py`\"), placeholders, `file:42` positions and \
-        paths about the user's project are not references"),
-    noted(rule(
-        "reference-escapes-bundle",
-        Warning,
-        Suspicious,
-        "A relative reference leaves the skill's base directory (`..`), or is an absolute path.",
-        "A skill is meant to be a self-contained folder that can be copied, packaged or installed \
+        paths about the user's project are not references",
+    ),
+    noted(
+        rule(
+            "reference-escapes-bundle",
+            Warning,
+            Suspicious,
+            "A relative reference leaves the skill's base directory (`..`), or is an absolute path.",
+            "A skill is meant to be a self-contained folder that can be copied, packaged or installed \
          elsewhere. A reference through `..` or to an absolute path works only on the author's \
          machine.",
-        "Copy the file into the skill folder and reference it relatively.",
-    ), "info when the target exists (common and deliberate in project skills); a target through `..` \
-        that does not exist is a `broken-reference`"),
+            "Copy the file into the skill folder and reference it relatively.",
+        ),
+        "info when the target exists (common and deliberate in project skills); a target through `..` \
+        that does not exist is a `broken-reference`",
+    ),
     rule(
         "symlink-escapes-bundle",
         Warning,
