@@ -371,7 +371,11 @@ fn prose_before(before: &str) -> &str {
 fn other_skill(before: &str, after: &str) -> bool {
     let b = before.trim_end_matches(['`', ' ']).to_lowercase();
     let a = after.trim_start_matches('`').to_lowercase();
-    let a = &a[..a.len().min(60)];
+    let mut n = a.len().min(60);
+    while !a.is_char_boundary(n) {
+        n -= 1;
+    }
+    let a = &a[..n];
     b.ends_with("skill's")
         || b.ends_with("skill’s")
         || a.starts_with(" in the ") && a.contains(" skill")
@@ -738,6 +742,9 @@ mod tests {
             [("references/ingest.md".into(), Mention)]
         );
         assert_eq!(found("See the wiki skill's `references/p.md`.\n"), [("references/p.md".into(), Mention)]);
+        // Non-ASCII text around a reference (a cut at 60 bytes inside `→`).
+        let body = format!("Read `references/x.md` {}→ then.\n", "a".repeat(57));
+        assert_eq!(found(&body), [("references/x.md".into(), Instruction)]);
     }
 
     #[test]
