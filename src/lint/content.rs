@@ -215,18 +215,24 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
             {
                 continue;
             }
-            // "e.g. `C:\Users\kim\…` → `~/…`": an example of what to replace.
-            let line_start = body_text[..start].rfind('\n').map_or(0, |n| n + 1);
+            // "e.g. `C:\Users\kim\…` → `~/…`": an example of what to replace (the line's
+            // last 200 bytes before the path).
+            let mut from = start.saturating_sub(200);
+            while !body_text.is_char_boundary(from) {
+                from += 1;
+            }
+            let line_start = body_text[from..start].rfind('\n').map_or(from, |n| from + n + 1);
             let before_on_line = body_text[line_start..start].to_lowercase();
             if ["e.g.", "e.g,", "for example", "such as", "bad:", "replace"].iter().any(|m| before_on_line.contains(m))
             {
                 continue;
             }
             let home = format!("{}{user}", &body_text[start..user_start]);
-            if seen.contains(&home) || seen.len() == MAX_PER_FILE {
+            if seen.contains(&home) {
                 continue;
             }
             seen.push(home.clone());
+            let last = seen.len() == MAX_PER_FILE;
             let at = body.start + start;
             // In a code block it is often example output: worth a look, not a warning.
             let fenced = fences.get_or_insert_with(|| super::refscan::fenced_ranges(body_text));
@@ -246,6 +252,9 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
                      user's home",
                 ),
             );
+            if last {
+                return;
+            }
         }
     }
 }
@@ -404,8 +413,13 @@ pub fn description_brackets(
 
 /// `metadata` values that are not strings; `block` is the range of the metadata value in `text`.
 pub fn metadata_values(path: &str, text: &str, metadata: &Object, block: Option<Range<usize>>) -> Vec<Finding> {
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = Vec::new();
+    let mut more = 0;
     for (key, value) in metadata.iter() {
+        if out.len() == MAX_PER_FILE {
+            more += usize::from(!matches!(value, Value::String(_)));
+            continue;
+        }
         let shape = match value {
             Value::String(_) => continue,
             Value::Number(_) => "a number",
@@ -434,6 +448,11 @@ pub fn metadata_values(path: &str, text: &str, metadata: &Object, block: Option<
             .at_opt(span)
             .help(help),
         );
+    }
+    if more > 0
+        && let Some(last) = out.last_mut()
+    {
+        last.message.push_str(&format!(" (and {more} more values that are not strings)"));
     }
     out
 }
@@ -502,13 +521,13 @@ mod tests {
 
     #[test]
     fn home_directories() {
-        let text = "---\nname: a\n---\nRun `/Users/jdoe/tools/run.sh` or cd /home/alice/x or C:\\Users\\Kim\\bin.\n";
+        let text = "---\nname: a\n---\nRun `/Users/mkumar/tools/run.sh` or cd /home/alice/x or C:\\Users\\Kim\\bin.\n";
         let fenced = "---\nname: a\n---\n```\nWorktree ready at /Users/jesse/p\n```\n";
         let f = check("/s", fenced, 16..fenced.len());
         assert_eq!((f.len(), f[0].severity), (1, super::super::Severity::Info));
         assert_eq!(
             rules(text),
-            [("home-path".to_string(), "/Users/jdoe".to_string()), ("home-path".into(), "C:\\Users\\Kim".into())]
+            [("home-path".to_string(), "/Users/mkumar".to_string()), ("home-path".into(), "C:\\Users\\Kim".into())]
         );
         for ok in [
             "---\n---\nSee /Users/<name>/ or /home/user/x or ~/x or $HOME/x or /Users/you/x.\n",

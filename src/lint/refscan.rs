@@ -203,6 +203,12 @@ const PROJECT_SECTIONS: [&str; 8] = [
     "repository structure",
 ];
 
+/// Lines longer than this are not scanned for references.
+const MAX_LINE: usize = 64 * 1024;
+
+/// At most this many references per line.
+const MAX_PER_LINE: usize = 64;
+
 /// Every reference in `body`, in order of appearance (duplicates kept: a target can be
 /// mentioned in passing and linked later).
 pub fn scan(body: &str) -> Scan {
@@ -239,7 +245,9 @@ pub fn scan(body: &str) -> Scan {
                 }
             }
         }
-        if !might_reference(text) {
+        // Lines longer than any prose (generated data, minified code) are not read for
+        // references: the per-reference look-behind below stays bounded.
+        if text.len() > MAX_LINE || !might_reference(text) {
             if fence.is_none() && text.starts_with('#') {
                 project_section = is_project_heading(text);
             }
@@ -263,6 +271,7 @@ pub fn scan(body: &str) -> Scan {
         if template_line(text) {
             continue;
         }
+        line_refs.truncate(MAX_PER_LINE);
         for mut r in line_refs {
             let before = &text[..(r.start - start).min(text.len())];
             let after = &text[(r.end - start).min(text.len())..];
