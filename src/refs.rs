@@ -21,23 +21,37 @@ pub enum RefStatus {
 pub struct Reference {
     /// The target as a file name (`#fragment` and `?query` removed, `%xx` decoded).
     pub target: String,
-    /// 1-based line within the body.
+    /// 1-based line: within the skill file for [`find_in_file`], within the body for [`find`].
     pub line: usize,
+    /// How strongly the body points at it (a link, an instruction, a mention).
+    pub evidence: crate::lint::refscan::Evidence,
 }
 
-/// Every relative reference in `body`, in order of appearance, without duplicates; found by
-/// the same scanner `lint` uses.
+/// Every relative reference in `body`, in order of appearance, each target once at its
+/// strongest evidence; found by the same scanner `lint` uses.
 pub fn find(body: &str) -> Vec<Reference> {
-    let mut out: Vec<Reference> = Vec::new();
-    for r in crate::lint::bundle::scan(body) {
-        let target = crate::lint::bundle::percent_decode(r.target.split(['#', '?']).next().unwrap_or(""));
-        if target.is_empty() || out.iter().any(|o| o.target == target) {
-            continue;
-        }
-        let line = body[..r.start.min(body.len())].matches('\n').count() + 1;
-        out.push(Reference { target, line });
-    }
-    out
+    find_from(body, 1)
+}
+
+/// The references of a skill file's body with the file's own line numbers (as `lint` reports
+/// them), or `None` when the file has no frontmatter.
+pub fn find_in_file(text: &str) -> Option<Vec<Reference>> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let fm = crate::skillfile::split_frontmatter(text).ok()?;
+    let first = text[..fm.body.start].matches('\n').count() + 1;
+    Some(find_from(&text[fm.body.clone()], first))
+}
+
+fn find_from(body: &str, first_line: usize) -> Vec<Reference> {
+    let mut refs: Vec<(usize, Reference)> = crate::lint::bundle::strongest(crate::lint::bundle::scan(body))
+        .into_iter()
+        .map(|(target, r)| {
+            let line = body[..r.start.min(body.len())].matches('\n').count() + first_line;
+            (r.start, Reference { target, line, evidence: r.evidence })
+        })
+        .collect();
+    refs.sort_by_key(|(start, _)| *start);
+    refs.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Where `target` lands relative to the resource base `base`, and whether it is there.
@@ -50,7 +64,8 @@ pub fn check(base: &str, target: &str) -> RefStatus {
     let inside = joined == normalized_base
         || joined.starts_with(&format!("{}{}", normalized_base.trim_end_matches(platform::SEP), platform::SEP));
     if !inside {
-        return RefStatus::Outside;
+        // A relative path out of the bundle is looked up (a `stat`, as lint does), never opened.
+        return if std::fs::symlink_metadata(&joined).is_ok() { RefStatus::Outside } else { RefStatus::Missing };
     }
     let Ok(meta) = std::fs::metadata(&joined) else { return RefStatus::Missing };
     if let (Ok(real), Ok(real_base)) = (dunce::canonicalize(&joined), dunce::canonicalize(base))
@@ -93,7 +108,9 @@ mod tests {
         let base = base.to_string_lossy().into_owned();
         assert_eq!(check(&base, "references/a.md"), RefStatus::Exists("file"));
         assert_eq!(check(&base, "references/b.md"), RefStatus::Missing);
-        assert_eq!(check(&base, "../secret"), RefStatus::Outside);
+        assert_eq!(check(&base, "../secret"), RefStatus::Missing);
+        std::fs::write(dir.path().join("outside.md"), "x").unwrap();
+        assert_eq!(check(&base, "../outside.md"), RefStatus::Outside);
         assert_eq!(check(&base, "/etc/passwd"), RefStatus::Outside);
         #[cfg(unix)]
         {

@@ -18,3 +18,6 @@ mod cli;
 
 #[path = "lint/fix.rs"]
 mod fix;
+
+#[path = "lint/precision.rs"]
+mod precision;

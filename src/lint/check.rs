@@ -59,6 +59,8 @@ pub struct CheckOptions {
     pub max_description: usize,
     /// The `--compat` targets.
     pub compat: Vec<Compat>,
+    /// Frontmatter keys the project allows besides the known ones (`extra-keys`).
+    pub extra_keys: Vec<String>,
 }
 
 /// What one file produced.
@@ -1154,13 +1156,16 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             if normalize_key(key) == "whentouse" {
-                let fix = (!obj.contains_key("whenToUse") && matches!(value, Value::String(_)) && self.src.exact)
-                    .then(|| self.key_span(key))
-                    .flatten()
-                    .map(|r| Fix {
-                        description: format!("rename `{key}` to `whenToUse`"),
-                        edits: vec![edit(r, "whenToUse")],
-                    });
+                // Claude Code reads `when_to_use`: renaming it would break the file there.
+                let claude = key == "when_to_use" && self.opts.compat.contains(&Compat::ClaudeCode);
+                let fix =
+                    (!claude && !obj.contains_key("whenToUse") && matches!(value, Value::String(_)) && self.src.exact)
+                        .then(|| self.key_span(key))
+                        .flatten()
+                        .map(|r| Fix {
+                            description: format!("rename `{key}` to `whenToUse`"),
+                            edits: vec![edit(r, "whenToUse")],
+                        });
                 let extra = if key == "when_to_use" {
                     " (Claude Code's spelling: keep both if Claude Code reads this file too)"
                 } else {
@@ -1175,12 +1180,18 @@ impl<'a> Ctx<'a> {
                     )
                     .at_opt(self.key_span(key))
                     .label("use `whenToUse`")
-                    .help(format!("rename it to `whenToUse`{extra}"))
+                    .help(if claude {
+                        "add `whenToUse` with the same text and keep `when_to_use`: this file is also read by Claude \
+                         Code (`--compat claude-code`), which reads only `when_to_use`"
+                            .to_string()
+                    } else {
+                        format!("rename it to `whenToUse`{extra}")
+                    })
                     .fix(fix),
                 );
                 continue;
             }
-            if FOREIGN_KEYS.contains(&key) {
+            if FOREIGN_KEYS.contains(&key) || self.opts.extra_keys.iter().any(|k| k == key) {
                 continue;
             }
             let mut f = Finding::new(
@@ -1192,11 +1203,14 @@ impl<'a> Ctx<'a> {
             .at_opt(self.key_span(key));
             if let Some(s) = suggest_key(key) {
                 f = f.label(format!("did you mean `{s}`?")).help(format!(
-                    "did you mean `{s}`? The harness only reads that exact spelling{}",
-                    if HARNESS_KEYS.contains(&s) { ", so this setting has no effect" } else { "" }
+                    "did you mean `{s}`? The harness only reads that exact spelling, so this setting has no effect"
                 ));
             } else {
-                f = f.help("move custom data under `metadata:`");
+                // Not a typo of a key the harness reads: custom data the harness ignores.
+                f = f.severity(Severity::Info).help(
+                    "move custom data under `metadata:`, or allow the key in `.dsh-skills-lint.yaml` \
+                     (`extra-keys: [<key>]`)",
+                );
             }
             findings.push(f);
         }
@@ -1252,43 +1266,39 @@ impl<'a> Ctx<'a> {
     }
 
     /// The file range from the cut point to the end of the value, when the value's source text
-    /// collapses to the same normalized description (plain, simply quoted or block scalars).
+    /// decodes and collapses to the same normalized description: plain and block scalars,
+    /// single-quoted (`''`) and double-quoted values with escapes (`\"`, `\n`, `\u00e9`, an
+    /// escaped line break).
     fn cut_in_source(&self, value: &Range<usize>, normalized: &str, cut_normalized: usize) -> Option<Range<usize>> {
         let value = &self.src.clamp(value);
         let src = &self.src.text[value.clone()];
-        let (content_start, content) = if src.starts_with('|') || src.starts_with('>') {
-            let nl = src.find('\n')?;
-            (value.start + nl + 1, &src[nl + 1..])
-        } else if src.len() >= 2 && src.starts_with('"') && src.ends_with('"') && !src[1..src.len() - 1].contains('\\')
-            || src.len() >= 2 && src.starts_with('\'') && src.ends_with('\'') && !src[1..src.len() - 1].contains("''")
-        {
-            (value.start + 1, &src[1..src.len() - 1])
-        } else {
-            (value.start, src)
-        };
-        if js::collapse_whitespace(content) != normalized {
-            return None;
-        }
-        // Walk the source with the collapse algorithm to find where the cut falls.
+        // Walk the decoded characters with the collapse algorithm, checking each against
+        // `normalized` as it goes, to find where the cut falls.
+        let norm = normalized.as_bytes();
         let mut out = 0;
         let mut in_run = false;
-        let mut started = false;
-        for (i, c) in content.char_indices() {
+        let mut same = true;
+        let mut hit = None;
+        let mut buf = [0u8; 4];
+        decode_scalar(src, |at, c| {
             if js::is_js_whitespace(c) {
                 in_run = true;
-                continue;
+                return true;
             }
-            if in_run && started {
+            if in_run && out > 0 {
+                same &= norm.get(out) == Some(&b' ');
                 out += 1;
             }
             in_run = false;
-            started = true;
-            if out >= cut_normalized {
-                return Some(content_start + i..value.end);
+            if hit.is_none() && out >= cut_normalized {
+                hit = Some(value.start + at);
             }
-            out += c.len_utf8();
-        }
-        None
+            let enc = c.encode_utf8(&mut buf).as_bytes();
+            same &= norm.get(out..out + enc.len()) == Some(enc);
+            out += enc.len();
+            same
+        })?;
+        (same && out == norm.len()).then_some(hit?..value.end)
     }
 
     fn check_name_matches(&self, name: &str, findings: &mut Vec<Finding>) {
@@ -1392,14 +1402,20 @@ impl<'a> Ctx<'a> {
                         self.path,
                         format!(
                             "the description is {raw} characters ({collapsed} with whitespace collapsed, as Codex counts), over \
-                             the 1024-character limit of {}",
-                            self.targets("description-too-long")
+                             the 1024-character limit of the Agent Skills specification, claude.ai and Codex"
                         ),
-                        "the harness loads it (only the catalog cut applies)",
+                        "the harness loads it (only the catalog cut applies); Codex skips the whole skill",
                     )
-                    .at_opt(self.value_span("description")),
+                    .at_opt(self.value_span("description"))
+                    .help(format!("shorten it by at least {} characters", raw.max(collapsed) - 1024)),
                 );
             }
+            findings.extend(super::content::description_brackets(self.path, &self.src.text, d, || {
+                self.value_span("description")
+            }));
+        }
+        if let Some(Value::Object(m)) = obj.get("metadata") {
+            findings.extend(super::content::metadata_values(self.path, &self.src.text, m, self.value_span("metadata")));
         }
         let mut chosen: Vec<Compat> = self.opts.compat.clone();
         if chosen.is_empty() {
@@ -1462,7 +1478,98 @@ impl<'a> Ctx<'a> {
             );
         }
         findings.extend(super::bundle::check_references(self.subject, self.path, body, self.file(fm.body.start)));
+        findings.extend(super::content::check(self.path, &self.src.text, self.file_range(&fm.body)));
     }
+}
+
+/// A scalar's characters, each with the byte offset in `src` where it is written, given to `f`
+/// until it returns `false`; whitespace that YAML folds stays whitespace (only non-whitespace
+/// matters to the catalog's collapse). `None` for a value this does not decode (an alias, a
+/// tag, a flow collection, an unknown escape).
+fn decode_scalar(src: &str, mut f: impl FnMut(usize, char) -> bool) -> Option<()> {
+    if src.starts_with('|') || src.starts_with('>') {
+        let nl = src.find('\n')?;
+        for (i, c) in src[nl + 1..].char_indices() {
+            if !f(nl + 1 + i, c) {
+                break;
+            }
+        }
+    } else if let Some(inner) = src.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')) {
+        let mut it = inner.char_indices().peekable();
+        while let Some((i, c)) = it.next() {
+            if c == '\'' {
+                it.next_if(|&(_, n)| n == '\'')?;
+            }
+            if !f(1 + i, c) {
+                break;
+            }
+        }
+    } else if let Some(inner) = src.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+        let b = inner.as_bytes();
+        let mut i = 0;
+        while i < inner.len() {
+            let c = inner[i..].chars().next()?;
+            if c != '\\' {
+                if !f(1 + i, c) {
+                    break;
+                }
+                i += c.len_utf8();
+                continue;
+            }
+            let e = *b.get(i + 1)? as char;
+            let (decoded, len) = match e {
+                '\n' | '\r' => {
+                    // An escaped line break: the break and the next line's indentation vanish.
+                    let mut j = i + 1;
+                    while j < b.len() && matches!(b[j], b'\n' | b'\r' | b' ' | b'\t') {
+                        j += 1;
+                    }
+                    i = j;
+                    continue;
+                }
+                'x' | 'u' | 'U' => {
+                    let n = match e {
+                        'x' => 2,
+                        'u' => 4,
+                        _ => 8,
+                    };
+                    let hex = inner.get(i + 2..i + 2 + n)?;
+                    (char::from_u32(u32::from_str_radix(hex, 16).ok()?)?, 2 + n)
+                }
+                '0' => ('\0', 2),
+                'a' => ('\u{7}', 2),
+                'b' => ('\u{8}', 2),
+                't' | '\t' => ('\t', 2),
+                'n' => ('\n', 2),
+                'v' => ('\u{B}', 2),
+                'f' => ('\u{C}', 2),
+                'r' => ('\r', 2),
+                'e' => ('\u{1B}', 2),
+                ' ' => (' ', 2),
+                '"' => ('"', 2),
+                '/' => ('/', 2),
+                '\\' => ('\\', 2),
+                'N' => ('\u{85}', 2),
+                '_' => ('\u{A0}', 2),
+                'L' => ('\u{2028}', 2),
+                'P' => ('\u{2029}', 2),
+                _ => return None,
+            };
+            if !f(1 + i, decoded) {
+                break;
+            }
+            i += len;
+        }
+    } else if src.starts_with(['[', '{', '*', '&', '!']) {
+        return None;
+    } else {
+        for (i, c) in src.char_indices() {
+            if !f(i, c) {
+                break;
+            }
+        }
+    }
+    Some(())
 }
 
 fn edit(range: Range<usize>, replacement: &str) -> Edit {
@@ -1510,7 +1617,8 @@ pub fn normalize_key(k: &str) -> String {
 /// The known key an unknown key probably means.
 fn suggest_key(key: &str) -> Option<&'static str> {
     let n = normalize_key(key);
-    let known = HARNESS_KEYS.iter().chain(FOREIGN_KEYS.iter()).copied();
+    // Only keys the harness reads: suggesting another agent's key would not make it work here.
+    let known = HARNESS_KEYS.iter().copied();
     let mut best: Option<(usize, &'static str)> = None;
     for k in known {
         let d = if normalize_key(k) == n { 0 } else { crate::commands::edit_distance(&normalize_key(k), &n) };
@@ -1605,7 +1713,7 @@ mod tests {
             node_mode: false,
             source: None,
         };
-        let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec() };
+        let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec(), extra_keys: Vec::new() };
         let bytes = base.as_bytes();
         let mut seed: u64 = 0x9e3779b97f4a7c15;
         for i in 0..=bytes.len() {
@@ -1629,6 +1737,41 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `description-truncated` points at the first lost character in every scalar style.
+    #[test]
+    fn truncation_points_at_the_cut_in_every_style() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SKILL.md");
+        let subject = Subject {
+            path: path.to_string_lossy().into_owned(),
+            kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a".into() },
+            node_mode: false,
+            source: None,
+        };
+        // The catalog keeps 16 units of a 19-unit limit: "Say \"hi\" to the " | "world".
+        let opts = CheckOptions { max_description: 19, compat: Vec::new(), extra_keys: Vec::new() };
+        for value in [
+            "Say \"hi\" to the world, often.",
+            "\"Say \\\"hi\\\" to the world, often.\"",
+            "\"Say \\u0022hi\\x22 to\\tthe world, often.\"",
+            "\"Say \\\"hi\\\" to \\\n    the world, often.\"",
+            "\"Say \\\"hi\\\"\n  to the world, often.\"",
+            "'Say \"hi\" to the world, often.'",
+            "'Say \"hi\"  to the ''world'', often.'",
+            ">-\n  Say \"hi\" to\n  the world, often.",
+            "|\n  Say \"hi\"\n  to the world, often.",
+            "Say \"hi\" to\n  the world, often.",
+        ] {
+            let text = format!("---\nname: a\ndescription: {value}\n---\nBody.\n");
+            std::fs::write(&path, &text).unwrap();
+            let r = check_file(&subject, &opts);
+            let f = r.findings.iter().find(|f| f.rule == "description-truncated").expect(value);
+            let span = f.span.clone().unwrap();
+            let lost = &text[span.start..];
+            assert!(lost.starts_with("world") || lost.starts_with("''world"), "{value:?}: the span starts at {lost:?}");
         }
     }
 

@@ -77,6 +77,25 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     // Like the snapshot, the run's files and findings stay until the process exits.
     let result = std::mem::ManuallyDrop::new(result);
     let report = &result.report;
+    // `--diff` in human format: the patch alone on stdout (for `git apply`), the findings on
+    // stderr. On a terminal the patch is escaped, which also shows CR and BOM changes.
+    if args.diff && g.format == Format::Human {
+        let tty = std::io::stdout().is_terminal();
+        let color = term::use_color(g.color, &|k| std::env::var(k).ok(), std::io::stderr().is_terminal());
+        let text = human::render(report, human::Options { color, diffs: false, ..human::Options::default() });
+        io.err.write_all(text.as_bytes())?;
+        for fix in report.fixes.iter().filter(|f| f.refused.is_none()) {
+            if tty {
+                for line in fix.diff.split_inclusive('\n') {
+                    io.out.write_all(term::escape(line.strip_suffix('\n').unwrap_or(line)).as_bytes())?;
+                    io.out.write_all(b"\n")?;
+                }
+            } else {
+                io.out.write_all(fix.diff.as_bytes())?;
+            }
+        }
+        return Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK });
+    }
     let text = match g.format {
         Format::Human => {
             let color = term::use_color(g.color, &|k| std::env::var(k).ok(), std::io::stdout().is_terminal());
@@ -139,7 +158,11 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     } else {
         targets::from_paths(paths, settings, env, &intentional)?
     };
-    let check_opts = CheckOptions { max_description: settings.description_max_length, compat: opts.compat.clone() };
+    let check_opts = CheckOptions {
+        max_description: settings.description_max_length,
+        compat: opts.compat.clone(),
+        extra_keys: opts.config.extra_keys.clone(),
+    };
     let mut report =
         Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
     let mut findings: Vec<Finding> = t.findings;
@@ -210,9 +233,31 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
             None => false,
         }
     });
+    withdraw_refused_fixes(&mut findings, &report, &t.subjects);
     report.findings = findings;
     report.finish();
     Ok(Run { report, subjects: t.subjects })
+}
+
+/// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be
+/// skipped) is not offered: the finding keeps its advice and says why, and is not counted
+/// as fixable.
+fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
+    let paths: std::collections::BTreeSet<String> =
+        findings.iter().filter(|f| f.fix.is_some()).map(|f| f.path.clone()).collect();
+    for s in subjects.iter().filter(|s| paths.contains(&s.path)) {
+        let Some(src) = report.files.get(&s.path) else { continue };
+        for f in findings.iter_mut().filter(|f| f.path == s.path && f.fix.is_some()) {
+            let refused = match fix::plan(&s.path, src, &[&*f], s.node_mode) {
+                Some(plan) => plan.refused,
+                None => Some("the edit does not apply to the file's text".to_string()),
+            };
+            if let Some(why) = refused {
+                f.fix = None;
+                f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
+            }
+        }
+    }
 }
 
 /// Plan (and with `write`, apply) the fixes of every file. Returns the per-file results and
@@ -224,7 +269,7 @@ fn fixes(run: &Run, write: bool) -> (Vec<FileFix>, usize) {
         let Some(src) = run.report.files.get(&s.path) else { continue };
         let findings: Vec<&Finding> = run.report.findings.iter().filter(|f| f.path == s.path).collect();
         let Some(plan) = fix::plan(&s.path, src, &findings, s.node_mode) else { continue };
-        let diff = fix::unified_diff(&plan.old, &plan.new, &run.report.display_path(&s.path));
+        let diff = fix::patch(&plan.old, &plan.new, &run.report.display_path(&s.path));
         let mut ff = FileFix {
             path: s.path.clone(),
             fixes: plan.fixes.iter().map(|f| f.description.clone()).collect(),

@@ -12,6 +12,7 @@
 //! compat: [agentskills]         # same as --compat (added to the command line's)
 //! fail-on: warning              # same as --fail-on (the command line wins)
 //! unscanned-ok: [.claude/skills] # skill folders the harness does not scan, kept on purpose
+//! extra-keys: [requires, owner] # the team's own frontmatter keys: not `unknown-key`
 //! ```
 //!
 //! Suppressions, in the frontmatter only (the body is model-facing text):
@@ -50,6 +51,8 @@ pub struct Config {
     /// `unscanned-ok`: folders the harness does not scan that the project keeps on purpose (for
     /// another agent), as written; relative entries are relative to the file's directory.
     pub unscanned_ok: Vec<String>,
+    /// Frontmatter keys the project uses besides the known ones (`extra-keys`).
+    pub extra_keys: Vec<String>,
 }
 
 impl Config {
@@ -134,6 +137,33 @@ impl Config {
                         }
                     }
                 }
+                "extra-keys" => {
+                    let items: Vec<&Value> = match value {
+                        Value::Array(a) => a.iter().collect(),
+                        Value::Null => Vec::new(),
+                        v => vec![v],
+                    };
+                    for item in items {
+                        match item {
+                            Value::String(k) if !k.is_empty() => {
+                                if let Some(h) = crate::lint::check::HARNESS_KEYS
+                                    .iter()
+                                    .find(|h| {
+                                        crate::lint::check::normalize_key(h) == crate::lint::check::normalize_key(k)
+                                    })
+                                    .filter(|h| *h != k)
+                                {
+                                    return Err(format!(
+                                        "`extra-keys`: `{k}` is a misspelling of the harness key `{h}`; allowing it \
+                                         would hide the typo"
+                                    ));
+                                }
+                                config.extra_keys.push(k.clone());
+                            }
+                            _ => return Err("`extra-keys` is a list of frontmatter key names".into()),
+                        }
+                    }
+                }
                 "fail-on" => {
                     config.fail_on = match value {
                         Value::String(s) => Some(Severity::parse(s).ok_or("`fail-on` is error, warning or info")?),
@@ -155,7 +185,7 @@ impl Config {
                 }
                 other => {
                     return Err(format!(
-                        "unknown key `{other}` (the file takes `rules`, `compat`, `fail-on` and `unscanned-ok`)"
+                        "unknown key `{other}` (the file takes `rules`, `compat`, `fail-on`, `unscanned-ok` and `extra-keys`)"
                     ));
                 }
             }
@@ -315,6 +345,10 @@ mod tests {
         assert!(Config::parse("rules:\n  yaml-sintax: off\n").unwrap_err().contains("did you mean `yaml-syntax`"));
         assert!(Config::parse("level: 3\n").is_err());
         assert_eq!(Config::parse("").unwrap(), Config::default());
+        assert_eq!(Config::parse("extra-keys: [requires, owner]\n").unwrap().extra_keys, ["requires", "owner"]);
+        assert_eq!(Config::parse("extra-keys: requires\n").unwrap().extra_keys, ["requires"]);
+        assert!(Config::parse("extra-keys: [user_invocable]\n").unwrap_err().contains("`user-invocable`"));
+        assert!(Config::parse("extra-keys: [1]\n").is_err());
     }
 
     #[test]

@@ -145,6 +145,19 @@ pub fn write(plan: &FilePlan, base_dir: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A patch `git apply` (and `patch -p1`) accepts: git headers with `a/` and `b/` paths, then
+/// the hunks of [`unified_diff`]. Carriage returns and a byte order mark stay in the lines, so
+/// the patch changes exactly those bytes.
+pub fn patch(old: &str, new: &str, path: &str) -> String {
+    let p = path.replace('\\', "/");
+    let diff = unified_diff(old, new, "");
+    let hunks = diff.splitn(3, '\n').nth(2).unwrap_or("");
+    if hunks.is_empty() {
+        return String::new();
+    }
+    format!("diff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n{hunks}")
+}
+
 /// A unified diff of `old` → `new` with three lines of context.
 pub fn unified_diff(old: &str, new: &str, label: &str) -> String {
     let a: Vec<&str> = old.split_inclusive('\n').collect();
@@ -282,5 +295,11 @@ mod tests {
         let new = old.replace("2\n", "two\n").replace("17\n", "seventeen\n");
         let d = unified_diff(&old, &new, "f");
         assert_eq!(d.matches("@@").count(), 4, "{d}");
+        let p = patch("\u{feff}a\r\nb\r\n", "a\nb\n", "s/SKILL.md");
+        assert!(p.starts_with(
+            "diff --git a/s/SKILL.md b/s/SKILL.md\n--- a/s/SKILL.md\n+++ b/s/SKILL.md\n@@ -1,2 +1,2 @@\n"
+        ));
+        assert!(p.contains("-\u{feff}a\r\n") && p.contains("+a\n"), "{p:?}");
+        assert_eq!(patch("same\n", "same\n", "x"), "");
     }
 }

@@ -349,38 +349,52 @@ pub static RULES: &[Rule] = &[
          it is a mapping; otherwise it drops them silently and the skill loads without them.",
         "Make `whenToUse` a string and `metadata` a mapping of keys to values.",
     ),
-    rule(
-        "unknown-key",
-        Warning,
-        Suspicious,
-        "A frontmatter key that neither the harness nor any other known agent reads.",
-        "The harness reads `name`, `description`, `whenToUse`, `metadata`, \
+    noted(
+        rule(
+            "unknown-key",
+            Warning,
+            Suspicious,
+            "A frontmatter key that neither the harness nor any other known agent reads.",
+            "The harness reads `name`, `description`, `whenToUse`, `metadata`, \
          `disable-model-invocation` and `user-invocable`, and ignores every other key silently. \
          Keys of other agents (`license`, `allowed-tools`, `argument-hint`, `model`, ...) are \
          expected and not reported; anything else is usually a misspelling, and a misspelled \
          `user_invocable` or `Disable-Model-Invocation` means the setting never takes effect.",
-        "Use the suggested spelling, or move custom data under `metadata`.",
+            "Use the suggested spelling, move custom data under `metadata`, or list the team's own keys \
+         under `extra-keys` in `.dsh-skills-lint.yaml`.",
+        ),
+        "info for a key that is not close to a key the harness reads (custom data, not a typo)",
     ),
-    rule(
-        "broken-reference",
-        Warning,
-        Suspicious,
-        "A relative link or path mentioned in the body points at a file that does not exist.",
-        "The `skill` tool tells the model to resolve relative paths against the skill's base \
+    noted(
+        rule(
+            "broken-reference",
+            Warning,
+            Suspicious,
+            "A relative link or path mentioned in the body points at a file that does not exist.",
+            "The `skill` tool tells the model to resolve relative paths against the skill's base \
          directory (the skill folder, or the root for a flat `.md` file). A link or a \
          `scripts/...`, `references/...` or `assets/...` path that does not exist there sends the \
          model looking for a file it cannot find.",
-        "Fix the path (the nearest existing file is suggested) or add the file.",
+            "Fix the path (the nearest existing file, or the same file in a neighbouring skill, is \
+         suggested) or add the file.",
+        ),
+        "info for a path only mentioned in passing (no link, no instruction to read or run it); \
+        illustrative paths (\"for example `scripts/x.py`\"), placeholders, `file:42` positions and \
+        paths about the user's project are not references",
     ),
-    rule(
-        "reference-escapes-bundle",
-        Warning,
-        Suspicious,
-        "A relative reference leaves the skill's base directory (`..`), or is an absolute path.",
-        "A skill is meant to be a self-contained folder that can be copied, packaged or installed \
+    noted(
+        rule(
+            "reference-escapes-bundle",
+            Warning,
+            Suspicious,
+            "A relative reference leaves the skill's base directory (`..`), or is an absolute path.",
+            "A skill is meant to be a self-contained folder that can be copied, packaged or installed \
          elsewhere. A reference through `..` or to an absolute path works only on the author's \
          machine.",
-        "Copy the file into the skill folder and reference it relatively.",
+            "Copy the file into the skill folder and reference it relatively.",
+        ),
+        "info when the target exists (common and deliberate in project skills); a target through `..` \
+        that does not exist is a `broken-reference`",
     ),
     rule(
         "symlink-escapes-bundle",
@@ -498,6 +512,49 @@ pub static RULES: &[Rule] = &[
          suppresses nothing.",
         "Use an id from `dsh-skills lint --explain <rule>` or the README table.",
     ),
+    rule(
+        "unclosed-code-fence",
+        Warning,
+        Suspicious,
+        "A code fence (```` ``` ```` or `~~~`) in the body is never closed.",
+        "A fence runs to a line of the same character, at least as long and with nothing after it. \
+         Without one, everything after the opening line is code: headings, links and instructions \
+         below it reach the model (and every Markdown renderer) as the contents of a code block.",
+        "Close the block with a line of the same fence characters.",
+    ),
+    rule(
+        "home-path",
+        Warning,
+        Suspicious,
+        "The body has a hard-coded user home directory (`/Users/…`, `/home/<user>/…`, `C:\\Users\\…`).",
+        "The harness passes the body to the model as written. A path into one person's home \
+         directory exists only on that machine: the model on anyone else's machine looks for a file \
+         that is not there. Placeholder names (`/home/user`, `/Users/you`, `<name>`) are not reported.",
+        "Reference the skill's own files relatively (`scripts/x.py`), or write `~` or `$HOME`.",
+    ),
+    rule(
+        "invisible-unicode",
+        Warning,
+        Suspicious,
+        "The file has invisible or bidirectional-control characters.",
+        "Zero-width spaces, word joiners, Unicode tag characters, bidirectional embeddings, \
+         overrides and isolates and terminal escapes are invisible in editors and code review, but \
+         the harness passes them to the model unchanged: they can hide instructions or make text \
+         read differently from what a reviewer sees. Joiners inside emoji and non-Latin words and \
+         direction marks in right-to-left text are not reported.",
+        "Delete the characters.",
+    ),
+    rule(
+        "embedded-secret",
+        Warning,
+        Suspicious,
+        "Something in the file looks like an API key, a token or a private key.",
+        "The harness sends the whole body to the model, and skill folders are committed, shared and \
+         packaged. Tokens with a known shape (AWS, GitHub, OpenAI, Anthropic, Slack, Google, GitLab, \
+         Stripe, PEM private keys) are reported; documented examples and placeholders (`EXAMPLE`, \
+         `xxxx`, `your-key`, `...`, short or low-variety strings) are not.",
+        "Remove and revoke the credential; have the model read it from an environment variable.",
+    ),
     // ── Portability (off unless --compat) ───────────────────────────────────────────────────
     compat(
         rule(
@@ -511,18 +568,42 @@ pub static RULES: &[Rule] = &[
         ),
         &[Compat::Agentskills, Compat::ClaudeCode, Compat::Codex],
     ),
+    rule(
+        "description-too-long",
+        Warning,
+        Suspicious,
+        "The description is longer than 1024 characters.",
+        "The harness only cuts a long description in the catalog, but the Agent Skills specification \
+         forbids descriptions over 1024 characters, claude.ai uploads reject them, and Codex skips \
+         the whole skill (it counts characters after collapsing whitespace), so the same folder \
+         silently disappears there.",
+        "Shorten the description; move detail into the body.",
+    ),
     compat(
         rule(
-            "description-too-long",
+            "description-angle-brackets",
             Warning,
             Portability,
-            "The description is longer than 1024 characters.",
-            "The Agent Skills specification caps descriptions at 1024 characters; claude.ai \
-             uploads reject longer ones, and Codex skips the whole skill (it counts characters \
-             after collapsing whitespace).",
-            "Shorten the description.",
+            "The description contains `<`, `>` or an XML-like tag.",
+            "The harness shows the description as written, but Anthropic's `quick_validate.py` and \
+             claude.ai uploads reject a description with angle brackets, and Claude Code escapes them \
+             in synced skills.",
+            "Write the words instead (\"less than\", \"at most\"), or drop the tag.",
         ),
-        &[Compat::Agentskills, Compat::ClaudeCode, Compat::Codex],
+        &[Compat::Agentskills, Compat::ClaudeCode],
+    ),
+    compat(
+        rule(
+            "metadata-non-string",
+            Warning,
+            Portability,
+            "A `metadata` value is not a string.",
+            "The harness keeps `metadata` as it is, but the Agent Skills specification defines it as \
+             a map of strings to strings: `version: 1.0` is a number there, and validators coerce \
+             (`1.0` becomes `1`) or reject it.",
+            "Quote the value: `version: \"1.0\"`.",
+        ),
+        &[Compat::Agentskills],
     ),
     compat(
         rule(

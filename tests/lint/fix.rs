@@ -41,7 +41,11 @@ fn diff_shows_and_writes_nothing() {
         .collect();
     let out = support::run(&fx.base, &fx.base, &["lint", "--diff", "--compat", "codex", "tree"]);
     assert_eq!(out.status.code(), Some(1));
+    // The patch alone on stdout; the findings and the list of fixes on stderr.
     let text = support::stdout(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(text.starts_with("diff --git a/tree/"), "{text}");
+    assert!(err.contains("would fix (run with --fix): tree/bom/SKILL.md"), "{err}");
     for expected in [
         "-userInvocable: false",
         "+user-invocable: false",
@@ -50,7 +54,6 @@ fn diff_shows_and_writes_nothing() {
         "+description: \"Triage bugs: use when a report arrives.\"",
         "+argument-hint: \"[issue] number\"",
         "+whenToUse: When asked.",
-        "would fix (run with --fix): tree/bom/SKILL.md",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }

@@ -10,11 +10,13 @@ pub struct Options {
     pub color: bool,
     /// Terminal width used to cut long source lines.
     pub width: usize,
+    /// Show each fix's diff (off when `--diff` writes the patch to stdout on its own).
+    pub diffs: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { color: false, width: 140 }
+        Options { color: false, width: 140, diffs: true }
     }
 }
 
@@ -53,7 +55,7 @@ pub fn render(report: &Report, opts: Options) -> String {
         for d in &fix.fixes {
             out.push_str(&format!("  - {}\n", term::escape(d)));
         }
-        if !fix.diff.is_empty() {
+        if opts.diffs && !fix.diff.is_empty() {
             for line in fix.diff.lines() {
                 let colored = match line.as_bytes().first() {
                     Some(b'+') if opts.color && !line.starts_with("+++") => {

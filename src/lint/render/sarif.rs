@@ -8,6 +8,17 @@ pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const VERSION: &str = "2.1.0";
 const SRCROOT: &str = "%SRCROOT%";
 
+/// Where the tool is documented: the package's homepage or repository (Cargo metadata).
+pub fn information_uri() -> Option<&'static str> {
+    [env!("CARGO_PKG_HOMEPAGE"), env!("CARGO_PKG_REPOSITORY")].into_iter().find(|u| !u.is_empty())
+}
+
+/// A rule's documentation: the README's rule table (GitHub-style anchor) under the package's
+/// homepage or repository.
+pub fn help_uri(_id: &str) -> Option<String> {
+    information_uri().map(|u| format!("{}#rules", u.trim_end_matches('/')))
+}
+
 #[derive(Serialize)]
 pub struct Log {
     #[serde(rename = "$schema")]
@@ -37,6 +48,8 @@ pub struct Driver {
     pub name: &'static str,
     pub version: &'static str,
     pub semantic_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub information_uri: Option<&'static str>,
     pub rules: Vec<ReportingDescriptor>,
 }
 
@@ -48,6 +61,8 @@ pub struct ReportingDescriptor {
     pub short_description: Message,
     pub full_description: Message,
     pub help: Message,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help_uri: Option<String>,
     pub default_configuration: ReportingConfiguration,
 }
 
@@ -105,6 +120,9 @@ pub struct Region {
     pub start_column: usize,
     pub end_line: usize,
     pub end_column: usize,
+    /// The source lines the region covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<Message>,
 }
 
 fn level(s: Severity) -> &'static str {
@@ -142,6 +160,17 @@ fn pascal(id: &str) -> String {
     id.split('-').map(|p| p[..1].to_ascii_uppercase() + &p[1..]).collect()
 }
 
+/// The text of lines `first..=last` of the finding's file (at most 20 lines, without the final
+/// line break), for `region.snippet`.
+fn snippet(report: &Report, f: &super::super::Finding, first: usize, last: usize) -> Option<Message> {
+    let src = report.files.get(&f.path)?;
+    let last = last.min(first + 19);
+    let start = src.line_range(first).start;
+    let end = src.line_range(last).end;
+    let text = src.text.get(start..end)?;
+    Some(Message { text: text.trim_end_matches(['\n', '\r']).to_string() })
+}
+
 pub fn render(report: &Report) -> String {
     let descriptors: Vec<ReportingDescriptor> = rules::RULES
         .iter()
@@ -150,7 +179,8 @@ pub fn render(report: &Report) -> String {
             name: pascal(r.id),
             short_description: Message { text: r.summary.to_string() },
             full_description: Message { text: r.explanation.to_string() },
-            help: Message { text: format!("{}\n\nFix: {}", r.explanation, r.fix) },
+            help: Message { text: super::super::rules::explain_text(r) },
+            help_uri: help_uri(r.id),
             default_configuration: ReportingConfiguration { enabled: r.compat.is_empty(), level: level(r.severity) },
         })
         .collect();
@@ -163,6 +193,7 @@ pub fn render(report: &Report) -> String {
                 start_column: s.column,
                 end_line: e.line,
                 end_column: e.column.max(if e.line == s.line { s.column + 1 } else { 1 }),
+                snippet: snippet(report, f, s.line, e.line),
             });
             let mut text = format!("{} — {}", f.message, f.harness);
             for h in &f.help {
@@ -212,6 +243,7 @@ pub fn render(report: &Report) -> String {
                     name: "dsh-skills",
                     version: env!("CARGO_PKG_VERSION"),
                     semantic_version: env!("CARGO_PKG_VERSION"),
+                    information_uri: information_uri(),
                     rules: descriptors,
                 },
             },
