@@ -303,13 +303,15 @@ pub fn suggestions(s: &Snapshot, wanted: &str) -> Vec<String> {
 /// Levenshtein distance over chars.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
+    // Two rows, reused: no allocation per character (lint computes this for every unknown key).
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
+        cur[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
             cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        prev = cur;
+        std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
 }

@@ -29,12 +29,19 @@ pub struct Reference {
 /// the same scanner `lint` uses.
 pub fn find(body: &str) -> Vec<Reference> {
     let mut out: Vec<Reference> = Vec::new();
-    for r in crate::lint::bundle::scan(body) {
+    let mut seen = std::collections::HashSet::new();
+    let refs = crate::lint::bundle::scan(body);
+    if refs.is_empty() {
+        return out;
+    }
+    // Where each line starts, once, so that a reference's line is a binary search.
+    let line_starts: Vec<usize> = memchr::memchr_iter(b'\n', body.as_bytes()).map(|i| i + 1).collect();
+    for r in refs {
         let target = crate::lint::bundle::percent_decode(r.target.split(['#', '?']).next().unwrap_or(""));
-        if target.is_empty() || out.iter().any(|o| o.target == target) {
+        if target.is_empty() || !seen.insert(target.clone()) {
             continue;
         }
-        let line = body[..r.start.min(body.len())].matches('\n').count() + 1;
+        let line = line_starts.partition_point(|&s| s <= r.start.min(body.len())) + 1;
         out.push(Reference { target, line });
     }
     out

@@ -26,6 +26,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
     let base = subject.base_dir();
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
+    let mut listings = Listings::new();
     for r in scan(body) {
         let target = percent_decode(r.target.split(['#', '?']).next().unwrap_or(""));
         if target.is_empty() || !seen.insert(target.clone()) {
@@ -76,7 +77,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
             format!("the model is told to resolve relative paths against `{}` and will not find this file", base),
         )
         .at(span);
-        if let Some(near) = nearest_file(base, &target) {
+        if let Some(near) = listings.nearest_file(base, &target) {
             f = f.label(format!("did you mean `{}`?", &near));
             f = f.help(format!("did you mean `{}`?", &near));
         } else {
@@ -304,23 +305,69 @@ pub fn percent_decode(s: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| s.to_string())
 }
 
-/// The existing file in the target's directory whose name is closest to the target's.
-fn nearest_file(base: &str, target: &str) -> Option<String> {
-    let (dir, name) = match target.rfind('/') {
-        Some(i) => (&target[..i], &target[i + 1..]),
-        None => ("", target),
-    };
-    let full_dir = if dir.is_empty() { base.to_string() } else { platform::join(base, dir) };
-    let entries = std::fs::read_dir(&full_dir).ok()?;
-    let mut best: Option<(usize, String)> = None;
-    for e in entries.flatten().take(MAX_ENTRIES) {
-        let Some(n) = e.file_name().to_str().map(str::to_string) else { continue };
-        let d = crate::commands::edit_distance(&n.to_lowercase(), &name.to_lowercase());
-        if d <= (name.len() / 3).max(2) && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-            best = Some((d, n));
-        }
+/// Name comparisons one file's broken references may spend on suggestions. A body with
+/// thousands of broken links into a folder of thousands of files would otherwise cost their
+/// product; past the budget a broken reference gets the plain advice.
+const SUGGESTION_BUDGET: usize = 200_000;
+
+/// The directories broken references point into, each listed once per skill file.
+#[derive(Default)]
+struct Listings {
+    /// Directory → its entries' names: (name, lowercased, chars in the lowercased name).
+    dirs: std::collections::HashMap<String, Option<Vec<(String, String, usize)>>>,
+    budget: usize,
+}
+
+impl Listings {
+    fn new() -> Listings {
+        Listings { dirs: Default::default(), budget: SUGGESTION_BUDGET }
     }
-    best.map(|(_, n)| if dir.is_empty() { n } else { format!("{dir}/{n}") })
+
+    /// The existing file in the target's directory whose name is closest to the target's.
+    fn nearest_file(&mut self, base: &str, target: &str) -> Option<String> {
+        let (dir, name) = match target.rfind('/') {
+            Some(i) => (&target[..i], &target[i + 1..]),
+            None => ("", target),
+        };
+        let full_dir = if dir.is_empty() { base.to_string() } else { platform::join(base, dir) };
+        let entries = self
+            .dirs
+            .entry(full_dir)
+            .or_insert_with_key(|full_dir| {
+                let entries = std::fs::read_dir(full_dir).ok()?;
+                let names = entries
+                    .flatten()
+                    .take(MAX_ENTRIES)
+                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    .map(|n| {
+                        let lower = n.to_lowercase();
+                        let chars = lower.chars().count();
+                        (n, lower, chars)
+                    })
+                    .collect();
+                Some(names)
+            })
+            .as_ref()?;
+        let wanted = name.to_lowercase();
+        let wanted_chars = wanted.chars().count();
+        let limit = (name.len() / 3).max(2);
+        let mut best: Option<(usize, &String)> = None;
+        for (n, lower, chars) in entries {
+            // The edit distance is at least the difference in length.
+            if chars.abs_diff(wanted_chars) > limit {
+                continue;
+            }
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            let d = crate::commands::edit_distance(lower, &wanted);
+            if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, n));
+            }
+        }
+        best.map(|(_, n)| if dir.is_empty() { n.clone() } else { format!("{dir}/{n}") })
+    }
 }
 
 /// Symbolic links inside a skill folder that point outside it or dangle.

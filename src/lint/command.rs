@@ -211,10 +211,15 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
 fn fixes(run: &Run, write: bool) -> (Vec<FileFix>, usize) {
     let mut out = Vec::new();
     let mut applied = 0;
+    // Each file's findings, gathered in one pass (in report order).
+    let mut by_path: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in &run.report.findings {
+        by_path.entry(f.path.as_str()).or_default().push(f);
+    }
     for s in &run.subjects {
         let Some(src) = run.report.files.get(&s.path) else { continue };
-        let findings: Vec<&Finding> = run.report.findings.iter().filter(|f| f.path == s.path).collect();
-        let Some(plan) = fix::plan(&s.path, src, &findings, s.node_mode) else { continue };
+        let Some(findings) = by_path.get(s.path.as_str()) else { continue };
+        let Some(plan) = fix::plan(&s.path, src, findings, s.node_mode) else { continue };
         let diff = fix::unified_diff(&plan.old, &plan.new, &run.report.display_path(&s.path));
         let mut ff = FileFix {
             path: s.path.clone(),
