@@ -210,20 +210,29 @@ pub fn list(snap: &Snapshot, term: &Term, verbose: bool, config: &[String]) -> S
 
     if !snap.shadowed.is_empty() {
         let _ = writeln!(o, "\n{}", term.bold(&format!("Shadowed ({})", snap.shadowed.len())));
+        // Each name once, in order of first appearance, with its shadowed copies: one pass, so
+        // a tree of thousands of duplicates stays linear.
         let mut names: Vec<&str> = Vec::new();
+        let mut by_name: std::collections::HashMap<&str, Vec<&crate::registry::Shadow>> = Default::default();
         for s in &snap.shadowed {
             let n = snap.candidates[s.loser].skill.name.as_str();
-            if !names.contains(&n) {
+            let copies = by_name.entry(n).or_default();
+            if copies.is_empty() {
                 names.push(n);
             }
+            copies.push(s);
+        }
+        let mut winners: std::collections::HashMap<&str, &Candidate> = Default::default();
+        for c in snap.winners() {
+            winners.entry(c.skill.name.as_str()).or_insert(c);
         }
         for name in names {
             let _ = writeln!(o, "  {}", term.bold(&safe(name)));
-            let winner = snap.winner(name);
+            let winner = winners.get(name);
             if let Some(w) = winner {
                 let _ = writeln!(o, "    {} {} {}  {}", term.green("wins "), w.rank, w.source, safe(&location(w)));
             }
-            for s in snap.shadowed.iter().filter(|s| snap.candidates[s.loser].skill.name == name) {
+            for s in &by_name[name] {
                 let (l, w) = (&snap.candidates[s.loser], &snap.candidates[s.winner]);
                 let _ = writeln!(o, "    {} {} {}  {}", term.yellow("loses"), l.rank, l.source, safe(&location(l)));
                 let _ = writeln!(o, "          {}", term.dim(&safe(&explain::loss_reason(snap, l, w))));

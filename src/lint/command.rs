@@ -86,6 +86,11 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         Format::Github => render::github::render(report),
         Format::Sarif => render::sarif::render(report),
     };
+    let text = match g.format {
+        // On a terminal, JSON writes the characters a terminal obeys as `\uXXXX` (same data).
+        Format::Json | Format::Sarif if io.out_is_terminal => crate::term::json_for_terminal(&text),
+        _ => std::borrow::Cow::Borrowed(text.as_str()),
+    };
     io.out.write_all(text.as_bytes())?;
     Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
 }
