@@ -23,6 +23,10 @@ than the wall clock. Shapes (N in brackets):
   files     N skill files in one root, ~10% duplicate names, each with a finding [1,000]
   desc      one description of N characters (non-ASCII and escapes mixed in) [100,000]
 
+With --instructions it counts each command's instructions with valgrind's callgrind instead
+(deterministic: the algorithm's growth without the machine's noise or its caches; slow, so
+combine it with --scale, e.g. --scale 0.2).
+
 Commands: list (human and json), catalog, catalog --update, show, show --rendered, explain, and
 lint in the human, json, sarif and github formats and with --diff. hyperfine comes from
 Debian's packages; the script installs it when it can (root + apt-get). Nothing here asserts
@@ -209,6 +213,17 @@ def hyperfine(cmds, runs, warmup, export):
         return {r["command"]: (r["median"], r["user"] + r["system"]) for r in json.load(fh)["results"]}
 
 
+def instructions(cmd):
+    """Instructions the command executes (callgrind's `Collected`): deterministic, so the ratio
+    shows the algorithm's growth without the noise of a shared machine or its caches."""
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd.split(),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in p.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1])
+    sys.exit(f"bench: callgrind gave no count for {cmd}:\n{p.stderr[-2000:]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", default=",".join(SHAPES))
@@ -217,19 +232,36 @@ def main():
     ap.add_argument("--quick", action="store_true", help="3 runs, 1 warm-up")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--markdown", action="store_true", help="print the README table")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions with valgrind's callgrind instead of timing (slow: use --scale)")
     a = ap.parse_args()
-    ensure_hyperfine()
+    if a.instructions:
+        if not shutil.which("valgrind"):
+            sys.exit("bench: --instructions needs valgrind (apt-get install valgrind)")
+    else:
+        ensure_hyperfine()
     if not a.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked"], cwd=REPO, check=True)
     runs, warmup = (3, 1) if a.quick else (a.runs, 1)
     rows = []
     worst = 0.0
-    if not a.markdown:
+    if a.instructions and not a.markdown:
+        print(f"{'shape':9} {'N':9} {'command':22} {'instr. at N':>15} {'at 10N':>15} {'ratio':>7}")
+    elif not a.markdown:
         print(f"{'shape':9} {'N':9} {'command':22} {'wall at N':>10} {'at 10N':>10} {'ratio':>7}"
               f" {'CPU at N':>10} {'at 10N':>10} {'ratio':>7}")
     for shape in a.shapes.split(","):
         base = max(1, int(SHAPES[shape][1] * a.scale))
         small, big = generate(shape, base), generate(shape, base * 10)
+        if a.instructions:
+            for name, cmd in commands(small).items():
+                i1, i2 = instructions(cmd), instructions(commands(big)[name])
+                worst = max(worst, i2 / i1)
+                rows.append((shape, base, name, i1, i2, i2 / i1))
+                if not a.markdown:
+                    flag = "" if i2 / i1 <= TARGET else f"   <-- above {TARGET:g}x"
+                    print(f"{shape:9} {base:<9,} {name:22} {i1:>15,} {i2:>15,} {i2 / i1:6.2f}x{flag}", flush=True)
+            continue
         t_small = hyperfine(commands(small), runs, warmup, os.path.join(OUT, f"hf-{shape}-{base}.json"))
         t_big = hyperfine(commands(big), runs, warmup, os.path.join(OUT, f"hf-{shape}-{base * 10}.json"))
         for name in commands(small):
@@ -241,13 +273,18 @@ def main():
                 flag = "" if cpu <= TARGET else f"   <-- above {TARGET:g}x"
                 print(f"{shape:9} {base:<9,} {name:22} {w1 * 1000:8.1f}ms {w2 * 1000:8.1f}ms {wall:6.2f}x"
                       f" {c1 * 1000:8.1f}ms {c2 * 1000:8.1f}ms {cpu:6.2f}x{flag}", flush=True)
-    if a.markdown:
+    if a.markdown and a.instructions:
+        print("| shape | N | command | instructions at N | at 10·N | ratio |")
+        print("|---|---:|---|---:|---:|---:|")
+        for shape, n, name, i1, i2, r in rows:
+            print(f"| {shape} | {n:,} | `{name}` | {i1 / 1e6:,.1f} M | {i2 / 1e6:,.1f} M | {r:.2f}× |")
+    elif a.markdown:
         print("| shape | N | command | wall at N | wall at 10·N | ratio | CPU at N | CPU at 10·N | CPU ratio |")
         print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
         for shape, n, name, w1, w2, wall, c1, c2, cpu in rows:
             print(f"| {shape} | {n:,} | `{name}` | {w1 * 1000:.0f} ms | {w2 * 1000:.0f} ms | {wall:.2f}× "
                   f"| {c1 * 1000:.0f} ms | {c2 * 1000:.0f} ms | {cpu:.2f}× |")
-    print(f"\nworst CPU ratio: {worst:.2f}x (target: at most {TARGET:g}x; linear is 10x)")
+    print(f"\nworst {'instruction' if a.instructions else 'CPU'} ratio: {worst:.2f}x (target: at most {TARGET:g}x; linear is 10x)")
     return 0 if worst <= TARGET else 1
 
 

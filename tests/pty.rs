@@ -103,7 +103,7 @@ fn openpty() -> (OwnedFd, OwnedFd) {
     let (mut master, mut slave) = (-1, -1);
     let mut ws = libc::winsize { ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0 };
     // SAFETY: openpty fills two descriptors; the pointers are valid for the call.
-    let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null_mut(), &mut ws) };
+    let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null_mut(), &raw mut ws) };
     assert_eq!(rc, 0, "openpty failed: {}", std::io::Error::last_os_error());
     // SAFETY: both descriptors were just opened and are owned here alone.
     let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };

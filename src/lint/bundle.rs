@@ -310,11 +310,14 @@ pub fn percent_decode(s: &str) -> String {
 /// product; past the budget a broken reference gets the plain advice.
 const SUGGESTION_BUDGET: usize = 200_000;
 
+/// A directory entry's name: as listed, lowercased, and the lowercased name's length in chars.
+type EntryName = (String, String, usize);
+
 /// The directories broken references point into, each listed once per skill file.
 #[derive(Default)]
 struct Listings {
-    /// Directory → its entries' names: (name, lowercased, chars in the lowercased name).
-    dirs: std::collections::HashMap<String, Option<Vec<(String, String, usize)>>>,
+    /// Directory → its entries' names (`None` when it cannot be listed).
+    dirs: std::collections::HashMap<String, Option<Vec<EntryName>>>,
     budget: usize,
 }
 
