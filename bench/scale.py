@@ -21,7 +21,7 @@ than the wall clock. Shapes (N in brackets):
             (lint suggests the nearest name) [1,000]
   lines     one body of N lines [50,000]
   files     N skill files in one root, ~10% duplicate names, each with a finding [1,000]
-  desc      one description of N characters (non-ASCII and escapes mixed in) [100,000]
+  desc      one description of N characters (non-ASCII and escapes mixed in) [1,000,000]
 
 With --instructions it counts each command's instructions with valgrind's callgrind instead
 (deterministic: the algorithm's growth without the machine's noise or its caches; slow, so
@@ -162,7 +162,7 @@ SHAPES = {
     "refs": (gen_refs, 1_000),
     "lines": (gen_lines, 50_000),
     "files": (gen_files, 1_000),
-    "desc": (gen_desc, 100_000),
+    "desc": (gen_desc, 1_000_000),
 }
 
 

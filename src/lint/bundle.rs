@@ -305,10 +305,11 @@ pub fn percent_decode(s: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| s.to_string())
 }
 
-/// Name comparisons one file's broken references may spend on suggestions. A body with
-/// thousands of broken links into a folder of thousands of files would otherwise cost their
-/// product; past the budget a broken reference gets the plain advice.
-const SUGGESTION_BUDGET: usize = 200_000;
+/// Name comparisons one file's broken references may spend on suggestions (a few milliseconds).
+/// A body with thousands of broken links into a folder of thousands of files would otherwise
+/// cost their product; past the budget a broken reference gets the plain advice. A typical
+/// skill (a few broken links, a folder of tens of files) never reaches it.
+const SUGGESTION_BUDGET: usize = 10_000;
 
 /// A directory entry's name: as listed, lowercased, and the lowercased name's length in chars.
 type EntryName = (String, String, usize);
