@@ -27,6 +27,26 @@ pub struct Io<'a> {
     pub term: Term,
     /// Colour for human output on stderr.
     pub err_term: Term,
+    /// stdout is a terminal: exact texts and JSON are written escaped ([`write_exact`],
+    /// [`write_json`]), so nothing from a skill file can drive the terminal.
+    pub out_is_terminal: bool,
+}
+
+/// Write an exact text (the catalog, a `<skill_content>` block) and a line feed. Piped or
+/// redirected, the bytes are exact; on a terminal, control characters, escape sequences and
+/// bidirectional controls are shown escaped, and stderr says so once.
+pub fn write_exact(io: &mut Io, text: &str) -> io::Result<()> {
+    if io.out_is_terminal {
+        let shown = crate::term::safe_text(text);
+        writeln!(io.out, "{shown}")?;
+        if matches!(shown, std::borrow::Cow::Owned(_)) {
+            io.out.flush()?;
+            writeln!(io.err, "{}", crate::term::ESCAPED_NOTE)?;
+        }
+        Ok(())
+    } else {
+        writeln!(io.out, "{text}")
+    }
 }
 
 /// A failure that ends the run with exit status 2 and a message.
@@ -168,6 +188,11 @@ fn human_or_json(g: &GlobalArgs, command: &str) -> anyhow::Result<bool> {
 }
 
 fn write_json(io: &mut Io, value: &impl serde::Serialize) -> io::Result<()> {
+    if io.out_is_terminal {
+        // The same JSON, with the characters a terminal would obey written as `\uXXXX`.
+        let text = serde_json::to_string_pretty(value)?;
+        return writeln!(io.out, "{}", crate::term::json_for_terminal(&text));
+    }
     serde_json::to_writer_pretty(&mut *io.out, value)?;
     writeln!(io.out)
 }
@@ -232,7 +257,7 @@ fn catalog_cmd(
     } else {
         match &cat.text {
             Some(text) => {
-                writeln!(io.out, "{text}")?;
+                write_exact(io, text)?;
                 if !args.quiet {
                     let text = human::catalog_stats_text(&stats, snap.description_max_length, &io.err_term);
                     io.err.write_all(text.as_bytes())?;
@@ -309,7 +334,7 @@ fn show(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environment,
     if args.rendered {
         let base = ResourceBase::Directory(c.resource_base.clone());
         let text = catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);
-        writeln!(io.out, "{text}")?;
+        write_exact(io, &text)?;
     } else if json {
         write_json(io, &report::skill(c))?;
     } else {
@@ -372,13 +397,15 @@ pub fn suggestions(s: &Snapshot, wanted: &str) -> Vec<String> {
 /// Levenshtein distance over chars.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
+    // Two rows, reused: no allocation per character (lint computes this for every unknown key).
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
+        cur[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
             cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        prev = cur;
+        std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
 }

@@ -73,12 +73,17 @@ pub struct Explanation {
 pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
     let winner = snap.winners.iter().copied().find(|&i| snap.candidates[i].skill.name == name);
     let mut stories = Vec::new();
+    // Which shadow entry each loser has (the first), looked up once per copy of the name.
+    let mut shadow_of: std::collections::HashMap<usize, &crate::registry::Shadow> = Default::default();
+    for s in &snap.shadowed {
+        shadow_of.entry(s.loser).or_insert(s);
+    }
     for &i in &snap.resolution_order {
         let c = &snap.candidates[i];
         if c.skill.name != name {
             continue;
         }
-        let verdict = match snap.shadowed.iter().find(|s| s.loser == i) {
+        let verdict = match shadow_of.get(&i) {
             Some(s) => Verdict::Loses { to: s.winner, reason: loss_reason(snap, c, &snap.candidates[s.winner]) },
             None if Some(i) == winner => Verdict::Winner,
             // Won its layer but was replaced by a nearer layer.
@@ -89,9 +94,12 @@ pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
     // Cross-layer replacements come after the layer's own order; keep them with their name.
     let fate = winner.map(|w| fate(snap, &snap.candidates[w]));
     let mut near = Vec::new();
+    // Candidates by (provider, output index), for entries that look like the name.
+    let by_output: std::collections::HashMap<(usize, usize), &Candidate> =
+        snap.candidates.iter().rev().map(|c| ((c.provider_order, c.local_order), c)).collect();
     for p in &snap.providers {
         if let crate::snapshot::ProviderRun::Filesystem { scan, .. } = &p.run {
-            near_misses_in_scan(snap, p.order, scan, name, &mut near);
+            near_misses_in_scan(&by_output, snap, p.order, scan, name, &mut near);
         }
     }
     let search = crate::unscanned::search(snap, env_home, &[]);
@@ -304,7 +312,14 @@ pub fn slug(s: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-fn near_misses_in_scan(snap: &Snapshot, order: usize, scan: &ProviderScan, wanted: &str, out: &mut Vec<NearMiss>) {
+fn near_misses_in_scan(
+    by_output: &std::collections::HashMap<(usize, usize), &Candidate>,
+    snap: &Snapshot,
+    order: usize,
+    scan: &ProviderScan,
+    wanted: &str,
+    out: &mut Vec<NearMiss>,
+) {
     for r in &scan.roots {
         for e in &r.entries {
             let is_close = close(stem(e), wanted);
@@ -329,7 +344,7 @@ fn near_misses_in_scan(snap: &Snapshot, order: usize, scan: &ProviderScan, wante
                     }
                 }
                 Outcome::Candidate(k) if is_close => {
-                    let c = snap.provider_candidate(order, *k).or_else(|| scan.discarded.get(*k));
+                    let c = by_output.get(&(order, *k)).copied().or_else(|| scan.discarded.get(*k));
                     if let Some(c) = c.filter(|c| c.skill.name != wanted) {
                         out.push(NearMiss {
                             path,

@@ -341,16 +341,25 @@ pub fn list(
 
     if !snap.shadowed.is_empty() {
         let _ = writeln!(o, "\n{}", term.bold(&format!("Shadowed ({})", snap.shadowed.len())));
+        // Each name once, in order of first appearance, with its shadowed copies: one pass, so
+        // a tree of thousands of duplicates stays linear.
         let mut names: Vec<&str> = Vec::new();
+        let mut by_name: std::collections::HashMap<&str, Vec<&crate::registry::Shadow>> = Default::default();
         for s in &snap.shadowed {
             let n = snap.candidates[s.loser].skill.name.as_str();
-            if !names.contains(&n) {
+            let copies = by_name.entry(n).or_default();
+            if copies.is_empty() {
                 names.push(n);
             }
+            copies.push(s);
+        }
+        let mut winners: std::collections::HashMap<&str, &Candidate> = Default::default();
+        for c in snap.winners() {
+            winners.entry(c.skill.name.as_str()).or_insert(c);
         }
         for name in names {
             let _ = writeln!(o, "  {}", term.bold(&safe(name)));
-            let winner = snap.winner(name);
+            let winner = winners.get(name).copied();
             // "    wins  100 project-dsh  " before the path.
             let room = |c: &Candidate| {
                 term.width.map_or(usize::MAX, |w| w.saturating_sub(13 + c.rank.to_string().len() + c.source.len()))
@@ -359,7 +368,7 @@ pub fn list(
                 let path = elide_middle(&safe(&location(w)), room(w));
                 let _ = writeln!(o, "    {} {} {}  {}", term.green("wins "), w.rank, w.source, path);
             }
-            for s in snap.shadowed.iter().filter(|s| snap.candidates[s.loser].skill.name == name) {
+            for s in &by_name[name] {
                 let (l, w) = (&snap.candidates[s.loser], &snap.candidates[s.winner]);
                 let path = elide_middle(&safe(&location(l)), room(l));
                 let _ = writeln!(o, "    {} {} {}  {}", term.yellow("loses"), l.rank, l.source, path);

@@ -35,14 +35,15 @@ fn main() -> ExitCode {
         ColorChoice::Always => ColorMode::Always,
         ColorChoice::Never => ColorMode::Never,
     };
-    let term = Term::detect(mode, &var, io::stdout().is_terminal(), term::tty_columns());
+    let out_is_terminal = io::stdout().is_terminal();
+    let term = Term::detect(mode, &var, out_is_terminal, term::tty_columns());
     let err_term = Term { width: None, ..Term::detect(mode, &var, io::stderr().is_terminal(), None) };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     // Not locked for the whole run: worker threads and the panic hook may need stderr too.
     let mut err = io::stderr();
     let result = {
-        let mut io = Io { out: &mut out, err: &mut err, term, err_term };
+        let mut io = Io { out: &mut out, err: &mut err, term, err_term, out_is_terminal };
         commands::run(&cli, &env, &mut io)
     };
     let flushed = out.flush();
@@ -50,11 +51,9 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            if e.downcast_ref::<UsageError>().is_some() {
-                let _ = writeln!(err, "error: {e}");
-            } else {
-                let _ = writeln!(err, "error: {e:#}");
-            }
+            // Messages may quote names and paths from skill trees: shown escaped, lines kept.
+            let text = if e.downcast_ref::<UsageError>().is_some() { format!("{e}") } else { format!("{e:#}") };
+            let _ = writeln!(err, "error: {}", term::safe_multiline(&text));
             ExitCode::from(EXIT_USAGE)
         }
     }

@@ -43,10 +43,16 @@ pub fn find_in_file(text: &str) -> Option<Vec<Reference>> {
 }
 
 fn find_from(body: &str, first_line: usize) -> Vec<Reference> {
-    let mut refs: Vec<(usize, Reference)> = crate::lint::bundle::strongest(crate::lint::bundle::scan(body))
+    let found = crate::lint::bundle::strongest(crate::lint::bundle::scan(body));
+    if found.is_empty() {
+        return Vec::new();
+    }
+    // Where each line starts, once, so that a reference's line is a binary search.
+    let line_starts: Vec<usize> = memchr::memchr_iter(b'\n', body.as_bytes()).map(|i| i + 1).collect();
+    let mut refs: Vec<(usize, Reference)> = found
         .into_iter()
         .map(|(target, r)| {
-            let line = body[..r.start.min(body.len())].matches('\n').count() + first_line;
+            let line = line_starts.partition_point(|&s| s <= r.start.min(body.len())) + first_line;
             (r.start, Reference { target, line, evidence: r.evidence })
         })
         .collect();

@@ -119,6 +119,50 @@ pub fn safe_multiline(s: &str) -> String {
     s.split('\n').map(|line| safe(line).into_owned()).collect::<Vec<_>>().join("\n")
 }
 
+/// An exact text (the catalog, a `<skill_content>` block) as a terminal may show it: every
+/// unsafe character escaped as [`safe`] writes it, except the line feeds and tabs that lay the
+/// text out. Borrowed when nothing needs escaping.
+pub fn safe_text(s: &str) -> Cow<'_, str> {
+    let keep = |c: char| c == '\n' || c == '\t';
+    if !s.chars().any(|c| is_unsafe_char(c) && !keep(c)) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut rest = s;
+    while let Some(i) = rest.find(|c: char| is_unsafe_char(c) && !keep(c)) {
+        out.push_str(&rest[..i]);
+        let c = rest[i..].chars().next().unwrap_or_default();
+        out.push_str(&safe(c.encode_utf8(&mut [0; 4])));
+        rest = &rest[i + c.len_utf8()..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// What `catalog` and `show --rendered` say on stderr when the text they show on a terminal
+/// differs from the exact bytes.
+pub const ESCAPED_NOTE: &str = "note: control characters and escape sequences from skill files are shown escaped \
+(\\x1b, \\u{202e}) because stdout is a terminal; the exact bytes are written when the output is piped or \
+redirected (e.g. `| cat` or `> file`)";
+
+/// Serialized JSON made safe for a terminal without changing what it means: DEL, C1 controls and
+/// the bidirectional controls (which JSON encoders pass through raw) written as `\uXXXX`
+/// escapes. They can only occur inside strings, where the escape decodes to the same character.
+pub fn json_for_terminal(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_unsafe_char(c) && !matches!(c, '\n' | '\t' | '\r') {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Cut `s` to at most `width` display columns (one per char here), ending with `…` when cut.
 pub fn fit(s: &str, width: usize) -> Cow<'_, str> {
     let n = s.chars().count();
@@ -174,6 +218,15 @@ mod tests {
         assert_eq!(safe("\u{9b}31m"), "\\x9b31m");
         assert_eq!(safe("abc\u{202e}fed"), "abc\\u{202e}fed");
         assert_eq!(safe("\u{7f}"), "\\x7f");
+    }
+
+    #[test]
+    fn exact_texts_on_a_terminal() {
+        assert_eq!(safe_text("a\n\tb"), "a\n\tb");
+        assert_eq!(safe_text("x\u{1b}]0;t\u{7}\r\n\u{9b}1m \u{202e}y"), "x\\x1b]0;t\\x07\\r\n\\x9b1m \\u{202e}y");
+        assert_eq!(json_for_terminal("{\"a\": \"\u{9b}\u{202e}\\u001b\"}\n"), "{\"a\": \"\\u009b\\u202e\\u001b\"}\n");
+        let v: serde_json::Value = serde_json::from_str(&json_for_terminal("\"\u{85}\u{2066}\"")).unwrap();
+        assert_eq!(v, "\u{85}\u{2066}");
     }
 
     #[test]

@@ -218,6 +218,30 @@ fn pathological_yaml() {
     c.run_all("yaml");
 }
 
+/// One finding per key, 200,000 times: every lint format must answer within the hang limit
+/// (before lint looked keys up by scanning all of them, 20,000 keys took 1.65 s and 200,000 did
+/// not finish in two minutes; `bench/scale.py` measures the growth).
+#[test]
+fn a_finding_per_key_for_200000_keys() {
+    let c = Case::new();
+    let mut keys = String::from("---\nname: victim\ndescription: d\n");
+    for i in 0..200_000 {
+        keys.push_str(&format!("x-key-{i}: {i}\n"));
+    }
+    keys.push_str("---\nbody\n");
+    c.write("victim/SKILL.md", keys.as_bytes());
+    let root = c.root.to_string_lossy().into_owned();
+    for format in ["human", "json", "sarif", "github"] {
+        let args = ["lint", "--format", format];
+        let mut cmd = Command::new(bin());
+        cmd.args(args).args(["--no-config", "--cwd", &format!("{root}/proj"), "--dsh-home", &format!("{root}/h")]);
+        let (code, out, err) = run_bounded(cmd, "200,000 keys", &args);
+        assert_eq!(code, 0, "{format}: warnings only: {err}");
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("x-key-199999"), "{format}: the last key's finding is missing");
+    }
+}
+
 #[test]
 fn huge_files() {
     let c = Case::new();

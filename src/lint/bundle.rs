@@ -19,15 +19,20 @@ pub fn scan(body: &str) -> Vec<Reference> {
 /// Each target once, at its strongest evidence (the first place it has that evidence).
 pub fn strongest(refs: Vec<Reference>) -> Vec<(String, Reference)> {
     let mut out: Vec<(String, Reference)> = Vec::new();
+    // Where each target already is in `out`: one lookup per reference, not a scan.
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for r in refs {
         let target = percent_decode(r.target.split(['#', '?']).next().unwrap_or(""));
         if target.is_empty() {
             continue;
         }
-        match out.iter_mut().find(|(t, _)| *t == target) {
-            Some((_, kept)) if r.evidence > kept.evidence => *kept = r,
+        match index.get(&target) {
+            Some(&i) if r.evidence > out[i].1.evidence => out[i].1 = r,
             Some(_) => {}
-            None => out.push((target, r)),
+            None => {
+                index.insert(target.clone(), out.len());
+                out.push((target, r));
+            }
         }
     }
     out
@@ -68,6 +73,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
             .help(format!("close it with a line of `{}` after the code", open_fence_marker(&body[open.clone()]))),
         );
     }
+    let mut listings = Listings::new();
     for (target, r) in strongest(scan.refs) {
         let span = body_offset + r.start..body_offset + r.end;
         let shown = target.clone();
@@ -145,7 +151,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
         )
         .severity(graded(evidence))
         .at(span);
-        if let Some(near) = nearest_file(base, &target) {
+        if let Some(near) = listings.nearest_file(base, &target) {
             f = f.label(format!("did you mean `{}`?", &near));
             f = f.help(format!("did you mean `{}`?", &near));
         } else if let Some((sibling, rel)) = sibling {
@@ -222,57 +228,131 @@ pub fn percent_decode(s: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| s.to_string())
 }
 
-/// The existing file nearest to a missing target: the closest name in its directory, else the
-/// same path under a directory of a close name (`reference/x.md` when `references/x.md` exists).
-fn nearest_file(base: &str, target: &str) -> Option<String> {
-    let target = target.trim_end_matches('/');
-    let (dir, name) = match target.rfind('/') {
-        Some(i) => (&target[..i], &target[i + 1..]),
-        None => ("", target),
-    };
-    let full_dir = if dir.is_empty() { base.to_string() } else { platform::join(base, dir) };
-    if let Some(n) = closest_name(&full_dir, name) {
-        return Some(if dir.is_empty() { n } else { format!("{dir}/{n}") });
-    }
-    if dir.is_empty() || std::fs::metadata(&full_dir).is_ok() {
-        return None;
-    }
-    // The first directory is misspelled: try directories of a close name.
-    let (first, rest) = target.split_once('/')?;
-    let entries = std::fs::read_dir(base).ok()?;
-    let mut dirs: Vec<(usize, String)> = entries
-        .flatten()
-        .take(MAX_ENTRIES)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .map(|n| (crate::commands::edit_distance(&n.to_lowercase(), &first.to_lowercase()), n))
-        .filter(|(d, n)| *d > 0 && *d <= 2 && n.len() > 2)
-        .collect();
-    dirs.sort();
-    for (_, d) in dirs {
-        let candidate = format!("{d}/{rest}");
-        if std::fs::metadata(platform::join(base, &candidate)).is_ok() {
-            return Some(candidate);
-        }
-        if let Some(found) = nearest_file(base, &candidate).filter(|f| f.starts_with(&format!("{d}/"))) {
-            return Some(found);
-        }
-    }
-    None
+/// Name comparisons one file's broken references may spend on suggestions (a few milliseconds).
+/// A body with thousands of broken links into a folder of thousands of files would otherwise
+/// cost their product; past the budget a broken reference gets the plain advice. A typical
+/// skill (a few broken links, a folder of tens of files) never reaches it.
+const SUGGESTION_BUDGET: usize = 10_000;
+
+/// A directory entry: its name as listed, lowercased, the lowercased name's length in chars,
+/// and whether it is a directory.
+struct EntryName {
+    name: String,
+    lower: String,
+    chars: usize,
+    is_dir: bool,
 }
 
-/// The entry of `dir` whose name is closest to `name` (case-insensitive edit distance).
-fn closest_name(dir: &str, name: &str) -> Option<String> {
-    let entries = std::fs::read_dir(dir).ok()?;
-    let mut best: Option<(usize, String)> = None;
-    for e in entries.flatten().take(MAX_ENTRIES) {
-        let Some(n) = e.file_name().to_str().map(str::to_string) else { continue };
-        let d = crate::commands::edit_distance(&n.to_lowercase(), &name.to_lowercase());
-        if d <= (name.len() / 3).max(2) && best.as_ref().is_none_or(|(bd, bn)| (d, &n) < (*bd, bn)) {
-            best = Some((d, n));
-        }
+/// The directories broken references point into, each listed once per skill file.
+#[derive(Default)]
+struct Listings {
+    /// Directory → its entries (`None` when it cannot be listed).
+    dirs: std::collections::HashMap<String, Option<Vec<EntryName>>>,
+    budget: usize,
+}
+
+impl Listings {
+    fn new() -> Listings {
+        Listings { dirs: Default::default(), budget: SUGGESTION_BUDGET }
     }
-    best.map(|(_, n)| n)
+
+    /// The entries of `dir`, listed on first use.
+    fn entries(&mut self, dir: &str) -> Option<&[EntryName]> {
+        self.dirs
+            .entry(dir.to_string())
+            .or_insert_with_key(|dir| {
+                let entries = std::fs::read_dir(dir).ok()?;
+                let names = entries
+                    .flatten()
+                    .take(MAX_ENTRIES)
+                    .filter_map(|e| {
+                        let name = e.file_name().to_str()?.to_string();
+                        let lower = name.to_lowercase();
+                        let chars = lower.chars().count();
+                        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                        Some(EntryName { name, lower, chars, is_dir })
+                    })
+                    .collect();
+                Some(names)
+            })
+            .as_deref()
+    }
+
+    /// The existing file nearest to a missing target: the closest name in its directory, else
+    /// the same path under a directory of a close name (`reference/x.md` when
+    /// `references/x.md` exists).
+    fn nearest_file(&mut self, base: &str, target: &str) -> Option<String> {
+        let target = target.trim_end_matches('/');
+        let (dir, name) = match target.rfind('/') {
+            Some(i) => (&target[..i], &target[i + 1..]),
+            None => ("", target),
+        };
+        let full_dir = if dir.is_empty() { base.to_string() } else { platform::join(base, dir) };
+        if let Some(n) = self.closest_name(&full_dir, name) {
+            return Some(if dir.is_empty() { n } else { format!("{dir}/{n}") });
+        }
+        if dir.is_empty() || self.entries(&full_dir).is_some() {
+            return None;
+        }
+        // The first directory is misspelled: try directories of a close name.
+        let (first, rest) = target.split_once('/')?;
+        let wanted = first.to_lowercase();
+        let wanted_chars = wanted.chars().count();
+        let mut dirs: Vec<(usize, String)> = Vec::new();
+        let mut budget = self.budget;
+        for e in self.entries(base)? {
+            if !e.is_dir || e.name.len() <= 2 || e.chars.abs_diff(wanted_chars) > 2 {
+                continue;
+            }
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let d = crate::commands::edit_distance(&e.lower, &wanted);
+            if d > 0 && d <= 2 {
+                dirs.push((d, e.name.clone()));
+            }
+        }
+        self.budget = budget;
+        dirs.sort();
+        for (_, d) in dirs {
+            let candidate = format!("{d}/{rest}");
+            if std::fs::metadata(platform::join(base, &candidate)).is_ok() {
+                return Some(candidate);
+            }
+            if let Some(found) = self.nearest_file(base, &candidate).filter(|f| f.starts_with(&format!("{d}/"))) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// The entry of `dir` whose name is closest to `name` (case-insensitive edit distance;
+    /// ties go to the smaller name).
+    fn closest_name(&mut self, dir: &str, name: &str) -> Option<String> {
+        let wanted = name.to_lowercase();
+        let wanted_chars = wanted.chars().count();
+        let limit = (name.len() / 3).max(2);
+        let mut budget = self.budget;
+        let mut best: Option<(usize, &String)> = None;
+        for e in self.entries(dir)? {
+            // The edit distance is at least the difference in length.
+            if e.chars.abs_diff(wanted_chars) > limit {
+                continue;
+            }
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let d = crate::commands::edit_distance(&e.lower, &wanted);
+            if d <= limit && best.is_none_or(|(bd, bn)| (d, &e.name) < (bd, bn)) {
+                best = Some((d, &e.name));
+            }
+        }
+        let found = best.map(|(_, n)| n.clone());
+        self.budget = budget;
+        found
+    }
 }
 
 /// Symbolic links inside a skill folder that point outside it or dangle.

@@ -261,7 +261,18 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
         (bom, &source.text[bom..])
     };
 
-    let mut ctx = Ctx { subject, path, src: &source, text: harness_text, shift, fm: None, keys: Vec::new(), opts };
+    let mut ctx = Ctx {
+        subject,
+        path,
+        src: &source,
+        text: harness_text,
+        shift,
+        fm: None,
+        keys: Vec::new(),
+        key_index: std::cell::OnceCell::new(),
+        key_lines_cache: std::cell::OnceCell::new(),
+        opts,
+    };
     // Split and parse once; the harness's verdict and every rule read the same result.
     let split = skillfile::split_frontmatter(harness_text);
     // Discovery's parse of the same text when it kept one, else our own.
@@ -381,6 +392,11 @@ struct Ctx<'a> {
     shift: usize,
     fm: Option<Frontmatter>,
     keys: Vec<yaml::KeySpan>,
+    /// Key → index of its first entry in `keys`, built on the first lookup, so that one lookup
+    /// per key (one finding per key) stays linear in the number of keys.
+    key_index: std::cell::OnceCell<std::collections::HashMap<String, usize>>,
+    /// The top-level `key: value` lines, when the YAML did not parse (computed once).
+    key_lines_cache: std::cell::OnceCell<Vec<KeyLine>>,
     opts: &'a CheckOptions,
 }
 
@@ -476,21 +492,38 @@ impl<'a> Ctx<'a> {
         out
     }
 
+    /// The first parsed top-level key spelled `key`.
+    fn parsed_key(&self, key: &str) -> Option<&yaml::KeySpan> {
+        let index = self.key_index.get_or_init(|| {
+            let mut index = std::collections::HashMap::with_capacity(self.keys.len());
+            for (i, k) in self.keys.iter().enumerate() {
+                index.entry(k.key.clone()).or_insert(i);
+            }
+            index
+        });
+        index.get(key).map(|&i| &self.keys[i])
+    }
+
+    /// The first top-level `key: value` line spelled `key` (when the YAML did not parse).
+    fn key_line(&self, key: &str) -> Option<&KeyLine> {
+        self.key_lines_cache.get_or_init(|| self.key_lines()).iter().find(|k| k.key == key)
+    }
+
     /// The file range of a top-level key token.
     fn key_span(&self, key: &str) -> Option<Range<usize>> {
-        if let Some(k) = self.keys.iter().find(|k| k.key == key) {
+        if let Some(k) = self.parsed_key(key) {
             let start = self.src.floor_boundary(self.yaml_file(k.key_start.byte));
             let line_end = self.src.line_range(self.src.line_of(start)).end;
             let rest = &self.src.text[start..line_end.max(start)];
             let len = find_mapping_colon(rest).map_or(key.len(), |c| rest[..c].trim_end().len());
             return Some(self.src.clamp(&(start..start + len.max(1))));
         }
-        self.key_lines().into_iter().find(|k| k.key == key).map(|k| self.file_range(&k.key_range))
+        self.key_line(key).map(|k| self.file_range(&k.key_range))
     }
 
     /// The file range of a top-level key's value (the key when the value is empty).
     fn value_span(&self, key: &str) -> Option<Range<usize>> {
-        if let Some(k) = self.keys.iter().find(|k| k.key == key) {
+        if let Some(k) = self.parsed_key(key) {
             let start = self.src.floor_boundary(self.yaml_file(k.value_start.byte));
             let mut end = self.src.floor_boundary(self.yaml_file(k.value_end.byte)).max(start);
             while end > start && matches!(self.src.text.as_bytes()[end - 1], b'\n' | b'\r' | b' ' | b'\t') {
@@ -501,7 +534,7 @@ impl<'a> Ctx<'a> {
             }
             return self.key_span(key);
         }
-        let k = self.key_lines().into_iter().find(|k| k.key == key)?;
+        let k = self.key_line(key)?;
         if k.continued {
             Some(self.file_range(&k.block))
         } else if k.value_range.is_empty() {
@@ -587,6 +620,7 @@ impl<'a> Ctx<'a> {
             }
         };
         self.fm = Some(fm.clone());
+        self.key_lines_cache = std::cell::OnceCell::new();
         let yaml_text = &self.text[fm.yaml.clone()];
         let parsed = match yaml_result {
             Some(Ok(p)) => p,
@@ -597,6 +631,7 @@ impl<'a> Ctx<'a> {
             None => return None,
         };
         self.keys = parsed.top_keys.clone();
+        self.key_index = std::cell::OnceCell::new();
         for w in &parsed.warnings {
             findings.push(self.yaml_warning(w));
         }
@@ -1616,18 +1651,51 @@ pub fn normalize_key(k: &str) -> String {
 
 /// The known key an unknown key probably means.
 fn suggest_key(key: &str) -> Option<&'static str> {
+    // The known keys normalized once per process, not once per unknown key.
+    static KNOWN: std::sync::LazyLock<Vec<(&'static str, String, usize)>> = std::sync::LazyLock::new(|| {
+        // Only keys the harness reads: suggesting another agent's key would not make it work here.
+        HARNESS_KEYS
+            .iter()
+            .map(|&k| {
+                let n = normalize_key(k);
+                let chars = n.chars().count();
+                (k, n, chars)
+            })
+            .collect()
+    });
     let n = normalize_key(key);
-    // Only keys the harness reads: suggesting another agent's key would not make it work here.
-    let known = HARNESS_KEYS.iter().copied();
+    let n_chars = n.chars().count();
+    let limit = if n.len() <= 4 { 1 } else { 2 };
     let mut best: Option<(usize, &'static str)> = None;
-    for k in known {
-        let d = if normalize_key(k) == n { 0 } else { crate::commands::edit_distance(&normalize_key(k), &n) };
-        let limit = if n.len() <= 4 { 1 } else { 2 };
+    for (k, known, known_chars) in KNOWN.iter() {
+        // The edit distance is at least the difference in length, and at least the number of
+        // characters one spelling has that the other lacks: most unknown keys are far from every
+        // known key, and are dismissed without the quadratic comparison.
+        if n_chars.abs_diff(*known_chars) > limit || bag_distance(known, &n) > limit {
+            continue;
+        }
+        let d = if *known == n { 0 } else { crate::commands::edit_distance(known, &n) };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
     }
     best.map(|(_, k)| k)
+}
+
+/// A lower bound of the edit distance between two strings: how many more characters of some
+/// kind one has than the other, summed over the kinds, whichever side is larger (ASCII letters
+/// and digits counted by kind, every other character as one kind).
+fn bag_distance(a: &str, b: &str) -> usize {
+    let mut counts = [0i32; 128];
+    for c in a.chars() {
+        counts[if c.is_ascii() { c as usize } else { 0 }] += 1;
+    }
+    for c in b.chars() {
+        counts[if c.is_ascii() { c as usize } else { 0 }] -= 1;
+    }
+    let more_a: i32 = counts.iter().filter(|&&n| n > 0).sum();
+    let more_b: i32 = -counts.iter().filter(|&&n| n < 0).sum::<i32>();
+    more_a.max(more_b) as usize
 }
 
 /// Why a string is not a valid skill name.
@@ -1784,6 +1852,9 @@ mod tests {
         assert_eq!(suggest_key("Disable-Model-Invocation"), Some("disable-model-invocation"));
         assert_eq!(suggest_key("descripton"), Some("description"));
         assert_eq!(suggest_key("frobnicate"), None);
+        assert_eq!(bag_distance("description", "descripton"), 1);
+        assert_eq!(bag_distance("abc", "cab"), 0);
+        assert_eq!(bag_distance("name", "xkey0000001"), 10);
         assert_eq!(value_trap("Triage bugs: use when"), Some(Trap::ColonSpace));
         assert_eq!(value_trap("[a, b]"), None);
         assert_eq!(value_trap("[draft] notes"), Some(Trap::FlowStart));

@@ -105,6 +105,11 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         Format::Github => render::github::render(report),
         Format::Sarif => render::sarif::render(report),
     };
+    let text = match g.format {
+        // On a terminal, JSON writes the characters a terminal obeys as `\uXXXX` (same data).
+        Format::Json | Format::Sarif if io.out_is_terminal => crate::term::json_for_terminal(&text),
+        _ => std::borrow::Cow::Borrowed(text.as_str()),
+    };
     io.out.write_all(text.as_bytes())?;
     Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
 }
@@ -243,19 +248,18 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
 /// skipped) is not offered: the finding keeps its advice and says why, and is not counted
 /// as fixable.
 fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
-    let paths: std::collections::BTreeSet<String> =
-        findings.iter().filter(|f| f.fix.is_some()).map(|f| f.path.clone()).collect();
-    for s in subjects.iter().filter(|s| paths.contains(&s.path)) {
+    // Each subject by path, once: one lookup per finding with a fix, not a scan per file.
+    let by_path: HashMap<&str, &Subject> = subjects.iter().map(|s| (s.path.as_str(), s)).collect();
+    for f in findings.iter_mut().filter(|f| f.fix.is_some()) {
+        let Some(s) = by_path.get(f.path.as_str()) else { continue };
         let Some(src) = report.files.get(&s.path) else { continue };
-        for f in findings.iter_mut().filter(|f| f.path == s.path && f.fix.is_some()) {
-            let refused = match fix::plan(&s.path, src, &[&*f], s.node_mode) {
-                Some(plan) => plan.refused,
-                None => Some("the edit does not apply to the file's text".to_string()),
-            };
-            if let Some(why) = refused {
-                f.fix = None;
-                f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
-            }
+        let refused = match fix::plan(&s.path, src, &[&*f], s.node_mode) {
+            Some(plan) => plan.refused,
+            None => Some("the edit does not apply to the file's text".to_string()),
+        };
+        if let Some(why) = refused {
+            f.fix = None;
+            f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
         }
     }
 }
@@ -265,10 +269,15 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
 fn fixes(run: &Run, write: bool) -> (Vec<FileFix>, usize) {
     let mut out = Vec::new();
     let mut applied = 0;
+    // Each file's findings, gathered in one pass (in report order).
+    let mut by_path: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in &run.report.findings {
+        by_path.entry(f.path.as_str()).or_default().push(f);
+    }
     for s in &run.subjects {
         let Some(src) = run.report.files.get(&s.path) else { continue };
-        let findings: Vec<&Finding> = run.report.findings.iter().filter(|f| f.path == s.path).collect();
-        let Some(plan) = fix::plan(&s.path, src, &findings, s.node_mode) else { continue };
+        let Some(findings) = by_path.get(s.path.as_str()) else { continue };
+        let Some(plan) = fix::plan(&s.path, src, findings, s.node_mode) else { continue };
         let diff = fix::patch(&plan.old, &plan.new, &run.report.display_path(&s.path));
         let mut ff = FileFix {
             path: s.path.clone(),

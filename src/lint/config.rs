@@ -231,7 +231,8 @@ fn unknown_rule(id: &str) -> String {
 pub struct Suppressions {
     /// Rules disabled for the whole file.
     pub file: Vec<String>,
-    /// (1-based line, rule) pairs disabled on one line.
+    /// (1-based line, rule) pairs disabled on one line, sorted and without repeats (so that a
+    /// finding's lookup is a binary search, not a walk over every suppression).
     pub lines: Vec<(usize, String)>,
 }
 
@@ -245,6 +246,7 @@ impl Suppressions {
         if !src.text[region.clone()].contains(MARKER) {
             return (s, bad);
         }
+        let mut unknown: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
         let first = src.line_of(region.start);
         let last = src.line_of(region.end.saturating_sub(1).max(region.start));
         for line in first..=last {
@@ -290,11 +292,13 @@ impl Suppressions {
             }
             for id in ids {
                 if rules::find(id).is_none() {
+                    // Worded once per distinct id: the wording compares it with every rule id.
+                    let message = unknown.entry(id).or_insert_with(|| unknown_rule(id)).clone();
                     bad.push(
                         Finding::new(
                             "invalid-suppression",
                             path,
-                            unknown_rule(id),
+                            message,
                             "this comment suppresses nothing; the harness ignores YAML comments",
                         )
                         .at(at.clone()),
@@ -307,6 +311,10 @@ impl Suppressions {
                 }
             }
         }
+        s.file.sort_unstable();
+        s.file.dedup();
+        s.lines.sort_unstable();
+        s.lines.dedup();
         (s, bad)
     }
 
@@ -322,7 +330,8 @@ impl Suppressions {
         match (&f.span, src) {
             (Some(span), Some(src)) if !self.lines.is_empty() => {
                 let line = src.line_of(span.start);
-                self.lines.iter().any(|(l, r)| *l == line && r == f.rule)
+                let from = self.lines.partition_point(|(l, _)| *l < line);
+                self.lines[from..].iter().take_while(|(l, _)| *l == line).any(|(_, r)| r == f.rule)
             }
             _ => false,
         }

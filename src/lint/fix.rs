@@ -5,6 +5,7 @@
 
 use super::{Edit, Finding, Fix, SourceText};
 use crate::skillfile;
+use std::collections::{BTreeSet, HashSet};
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -26,20 +27,20 @@ pub fn plan(path: &str, src: &SourceText, findings: &[&Finding], node_mode: bool
         return None;
     }
     let mut fixes: Vec<Fix> = Vec::new();
-    let mut taken: Vec<Range<usize>> = Vec::new();
+    // The edits chosen so far, by (start, end), and every fix's edits seen: each check is a
+    // lookup, so a file with thousands of fixable findings stays linear.
+    let mut taken: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut seen: HashSet<&[Edit]> = HashSet::new();
     for f in findings {
         let Some(fix) = &f.fix else { continue };
-        if fixes.iter().any(|x| x.edits == fix.edits) {
+        if !seen.insert(&fix.edits) {
             continue;
         }
-        let overlaps = fix.edits.iter().any(|e| {
-            taken.iter().any(|t| e.range.start < t.end && t.start < e.range.end || e.range == *t)
-                || e.range.end > src.text.len()
-        });
+        let overlaps = fix.edits.iter().any(|e| overlaps_taken(&taken, &e.range) || e.range.end > src.text.len());
         if overlaps {
             continue;
         }
-        taken.extend(fix.edits.iter().map(|e| e.range.clone()));
+        taken.extend(fix.edits.iter().map(|e| (e.range.start, e.range.end)));
         fixes.push(fix.clone());
     }
     if fixes.is_empty() {
@@ -60,6 +61,21 @@ pub fn plan(path: &str, src: &SourceText, findings: &[&Finding], node_mode: bool
     new.push_str(&src.text[at..]);
     let refused = check_meaning(&src.text, &new, node_mode);
     Some(FilePlan { path: path.to_string(), fixes, old: src.text.clone(), new, refused })
+}
+
+/// Whether `e` overlaps (or equals) an edit range in `taken`. The ranges in `taken` were chosen
+/// not to overlap, so walking down from the last range starting before `e.end` can stop at the
+/// first one starting before `e.start`.
+fn overlaps_taken(taken: &BTreeSet<(usize, usize)>, e: &Range<usize>) -> bool {
+    for &(start, end) in taken.range(..(e.end, usize::MAX)).rev() {
+        if e.start < end && start < e.end || (start, end) == (e.start, e.end) {
+            return true;
+        }
+        if start < e.start {
+            break;
+        }
+    }
+    false
 }
 
 /// `None` when the fixed text loads the same skill (or repairs a skipped one); otherwise why not.

@@ -97,7 +97,7 @@ impl Compat {
 }
 
 /// One replacement in a file's bytes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Edit {
     /// Byte range in the file as it is on disk.
     pub range: Range<usize>,

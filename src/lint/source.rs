@@ -12,6 +12,22 @@ pub struct SourceText {
     /// Byte offsets where lines start, built the first time a position is asked for (most
     /// files checked produce no finding and never need it).
     line_starts: std::sync::OnceLock<Vec<usize>>,
+    /// `char_marks[i]`: the number of chars in `text[..i * MARK_STEP]`, built the first time a
+    /// column is asked for further than `MARK` bytes into its line, so that many findings on one long line
+    /// (a minified description, a line of links) cost O(1) each instead of O(line).
+    char_marks: std::sync::OnceLock<Vec<usize>>,
+}
+
+/// The longest stretch counted directly: a column within the first `MARK` bytes of its line, a
+/// line number within the first `MARK` bytes of the file. Beyond it the indexes are built once.
+const MARK: usize = 4096;
+
+/// Bytes between two entries of [`SourceText::char_marks`] (the index costs 8 bytes per 256).
+const MARK_STEP: usize = 256;
+
+/// The number of chars in `bytes` (a slice of valid UTF-8): bytes that are not continuations.
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// A 1-based line and column (columns count Unicode scalar values; a byte order mark at the
@@ -36,7 +52,7 @@ impl SourceText {
     }
 
     pub fn new(text: String, exact: bool) -> SourceText {
-        SourceText { text, exact, line_starts: std::sync::OnceLock::new() }
+        SourceText { text, exact, line_starts: std::sync::OnceLock::new(), char_marks: std::sync::OnceLock::new() }
     }
 
     fn line_starts(&self) -> &[usize] {
@@ -52,8 +68,10 @@ impl SourceText {
         let offset = offset.min(self.text.len());
         match self.line_starts.get() {
             Some(starts) => starts.partition_point(|&s| s <= offset),
-            // A file asked once or twice (most files with a finding) is cheaper to count than to index.
-            None => 1 + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..offset]).count(),
+            // Near the top of a file (where most findings are) counting is cheaper than an index;
+            // further down, every lookup would walk the file, so the index is built once.
+            None if offset <= MARK => 1 + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..offset]).count(),
+            None => self.line_starts().partition_point(|&s| s <= offset),
         }
     }
 
@@ -85,11 +103,32 @@ impl SourceText {
         let offset = self.floor_boundary(offset);
         let line = self.line_of(offset);
         let start = self.start_of_line(line, offset);
-        let mut prefix = &self.text[start..offset];
-        if start == 0 {
-            prefix = prefix.strip_prefix('\u{FEFF}').unwrap_or(prefix);
+        let mut chars = if offset - start <= MARK {
+            count_chars(&self.text.as_bytes()[start..offset])
+        } else {
+            self.chars_before(offset) - self.chars_before(start)
+        };
+        if start == 0 && self.text.starts_with('\u{FEFF}') && offset > 0 {
+            chars -= 1;
         }
-        Position { line, column: prefix.chars().count() + 1 }
+        Position { line, column: chars + 1 }
+    }
+
+    /// The number of chars in `text[..offset]` (`offset` a char boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let marks = self.char_marks.get_or_init(|| {
+            let mut marks = Vec::with_capacity(bytes.len() / MARK_STEP + 1);
+            let mut total = 0;
+            marks.push(0);
+            for block in bytes.chunks(MARK_STEP) {
+                total += count_chars(block);
+                marks.push(total);
+            }
+            marks
+        });
+        let block = offset / MARK_STEP;
+        marks[block] + count_chars(&bytes[block * MARK_STEP..offset])
     }
 
     /// Start and end positions of a span (the end is exclusive: the column after the last

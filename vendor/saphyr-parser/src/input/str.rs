@@ -7,6 +7,10 @@ use crate::{
 };
 use alloc::string::String;
 
+/// dsh-skills patch: how far ahead a bulk run looks for its stops at a time (see
+/// `fetch_plain_scalar_run`): each run costs at most this much beyond its own length.
+const SCAN_WINDOW: usize = 256;
+
 /// A parser input that uses a `&str` as source.
 #[allow(clippy::module_name_repetitions)]
 #[derive(Clone, Copy)]
@@ -379,21 +383,30 @@ impl Input for StrInput<'_> {
             0 // flow context: the scanner's own loop
         } else {
             // The line ends the run; inside it only `:`, `#` and U+FEFF can.
-            let line = memchr::memchr3(b'\r', b'\n', 0, bytes).unwrap_or(bytes.len());
-            let mut from = 0;
-            loop {
-                let Some(i) = memchr::memchr3(b':', b'#', 0xEF, &bytes[from..line]).map(|i| from + i) else {
-                    break line;
-                };
-                let stops = match bytes[i] {
-                    b':' => blank_or_breakz(at(i + 1)),
-                    b'#' => i > 0 && blank(bytes[i - 1]),
-                    _ => at(i + 1) == 0xBB && at(i + 2) == 0xBF, // U+FEFF
-                };
-                if stops {
-                    break i;
+            // dsh-skills patch: looked for window by window, so that a run costs its own length
+            // (plus one window), not the rest of the line: a long line with many stops (U+FEFF)
+            // would otherwise be quadratic.
+            let mut window = 0;
+            'runs: loop {
+                let to = (window + SCAN_WINDOW).min(bytes.len());
+                let line = memchr::memchr3(b'\r', b'\n', 0, &bytes[window..to]).map(|i| window + i);
+                let limit = line.unwrap_or(to);
+                let mut from = window;
+                while let Some(i) = memchr::memchr3(b':', b'#', 0xEF, &bytes[from..limit]).map(|i| from + i) {
+                    let stops = match bytes[i] {
+                        b':' => blank_or_breakz(at(i + 1)),
+                        b'#' => i > 0 && blank(bytes[i - 1]),
+                        _ => at(i + 1) == 0xBB && at(i + 2) == 0xBF, // U+FEFF
+                    };
+                    if stops {
+                        break 'runs i;
+                    }
+                    from = i + 1;
                 }
-                from = i + 1;
+                if line.is_some() || to == bytes.len() {
+                    break limit;
+                }
+                window = to;
             }
         };
         // Blanks before the stop stay with the scanner (it decides what they mean).
@@ -414,9 +427,22 @@ impl Input for StrInput<'_> {
         // Breaks, `\0`, quotes and `\` end the run; blanks just before them stay with the
         // scanner, blanks followed by anything else are content as they are.
         // Quotes are looked for within the line only: a search to the end of the input would
-        // make an unclosed quote over many lines quadratic.
-        let line = memchr::memchr3(b'\r', b'\n', 0, bytes).unwrap_or(bytes.len());
-        let mut end = memchr::memchr3(b'\'', b'"', b'\\', &bytes[..line]).unwrap_or(line);
+        // make an unclosed quote over many lines quadratic. dsh-skills patch: and the line end
+        // is looked for window by window, so that a long line with many escapes is not
+        // searched to its end once per escape.
+        let mut window = 0;
+        let mut end = loop {
+            let to = (window + SCAN_WINDOW).min(bytes.len());
+            let w = &bytes[window..to];
+            let line = memchr::memchr3(b'\r', b'\n', 0, w).unwrap_or(w.len());
+            if let Some(i) = memchr::memchr3(b'\'', b'"', b'\\', &w[..line]) {
+                break window + i;
+            }
+            if line < w.len() || to == bytes.len() {
+                break window + line;
+            }
+            window = to;
+        };
         while end > 0 && matches!(bytes[end - 1], b' ' | b'\t') {
             end -= 1;
         }
