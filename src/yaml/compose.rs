@@ -345,8 +345,8 @@ pub(crate) struct Composer<'a, 'b> {
     pub(crate) last_end: usize,
     /// npm-yaml-style end of the last composed node
     pub(crate) last_node_end: usize,
-    /// stand-in for lone `\r` chars in saphyr's input (see `parse`)
-    pub(crate) cr_placeholder: Option<char>,
+    /// (stand-in, original) for chars swapped before saphyr: lone `\r`, NUL (see `parse`)
+    pub(crate) placeholders: Vec<(char, char)>,
 }
 
 /// (outcome, diagnostics, saphyr error, second document start)
@@ -372,7 +372,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             seen_collection: false,
             last_end: 0,
             last_node_end: 0,
-            cr_placeholder: None,
+            placeholders: Vec::new(),
         }
     }
 
@@ -577,6 +577,32 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
     }
 
+    /// npm yaml (`resolveBlockMap`): the value of an implicit key (no `?`; an empty key `: `
+    /// included) may not be a block mapping that starts on the line of its `:`. saphyr rejects
+    /// most such layouts itself (`a: b: c`), but accepts one after an empty key (`: x: y`).
+    fn check_compact_nested_map(&mut self, value_start: usize) {
+        let Some(top) = self.stack.last() else { return };
+        let (true, false, Some(k)) = (top.is_map, top.flow, top.pending_key) else { return };
+        let b = self.src.text.as_bytes();
+        let key = &self.nodes[k];
+        let mut i = key.start;
+        while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i > 0 && b[i - 1] == b'?' {
+            return;
+        }
+        let from = key.end.min(value_start);
+        if !b[from..value_start].contains(&b'\n') {
+            self.diags.error(Diag::new(
+                "YAMLParseError",
+                "Nested mappings are not allowed in compact mappings".into(),
+                value_start,
+                None,
+            ));
+        }
+    }
+
     /// Attach a node to its parent collection (or make it the root).
     fn attach(&mut self, id: usize) {
         if matches!(self.nodes[id].kind, NodeKind::Scalar { .. } | NodeKind::Alias { .. }) {
@@ -664,10 +690,11 @@ impl<'a, 'b> Composer<'a, 'b> {
         };
         // block scalars: npm yaml's own extent and folding rules
         let mut value_owned: Option<String> = None;
-        if let Some(ph) = self.cr_placeholder
-            && value.contains(ph)
-        {
-            value_owned = Some(value.replace(ph, "\r"));
+        for &(ph, orig) in &self.placeholders {
+            let cur = value_owned.as_deref().unwrap_or(value);
+            if cur.contains(ph) {
+                value_owned = Some(cur.replace(ph, orig.encode_utf8(&mut [0; 4])));
+            }
         }
         let mut block_end: Option<usize> = None;
         if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
@@ -901,6 +928,9 @@ impl<'a, 'b> Composer<'a, 'b> {
             content_start: if flow { bracket } else { content_start },
             end: span_end,
         };
+        if is_map && !flow {
+            self.check_compact_nested_map(if props.tag.is_some() || props.anchor.is_some() { content_start } else { start });
+        }
         let id = self.push_node(node);
         self.attach(id);
         let indent = if flow {

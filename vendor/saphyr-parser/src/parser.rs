@@ -737,6 +737,9 @@ impl<'input, T: Input> Parser<'input, T> {
                 Token(_, TokenType::ReservedDirective(_, _)) => {
                     // Reserved directives are ignored
                 }
+                // dsh-skills patch: a byte order mark may start any line before the document
+                // (npm yaml's lexer skips it at every line start in its "stream" state).
+                Token(_, TokenType::ByteOrderMark) => {}
                 _ => break,
             }
             self.skip();

@@ -254,8 +254,7 @@ impl Input for StrInput<'_> {
         match self.peek() {
             // indicators can end a plain scalar, see 7.3.3. Plain Style
             ':' if is_blank_or_breakz(nc) || (in_flow && is_flow(nc)) => false,
-            // A byte order mark isn't a plain scalar character, see 5.2. Character Encodings
-            '\u{FEFF}' => false,
+            // dsh-skills patch: U+FEFF is a plain scalar character, as in npm yaml.
             c if in_flow && is_flow(c) => false,
             _ => true,
         }
@@ -378,17 +377,16 @@ impl Input for StrInput<'_> {
         let mut end = if in_flow {
             0 // flow context: the scanner's own loop
         } else {
-            // The line ends the run; inside it only `:`, `#` and U+FEFF can.
+            // The line ends the run; inside it only `:` and `#` can (U+FEFF is content).
             let line = memchr::memchr3(b'\r', b'\n', 0, bytes).unwrap_or(bytes.len());
             let mut from = 0;
             loop {
-                let Some(i) = memchr::memchr3(b':', b'#', 0xEF, &bytes[from..line]).map(|i| from + i) else {
+                let Some(i) = memchr::memchr2(b':', b'#', &bytes[from..line]).map(|i| from + i) else {
                     break line;
                 };
                 let stops = match bytes[i] {
                     b':' => blank_or_breakz(at(i + 1)),
-                    b'#' => i > 0 && blank(bytes[i - 1]),
-                    _ => at(i + 1) == 0xBB && at(i + 2) == 0xBF, // U+FEFF
+                    _ => i > 0 && blank(bytes[i - 1]),
                 };
                 if stops {
                     break i;
@@ -400,7 +398,7 @@ impl Input for StrInput<'_> {
         while end > 0 && blank(bytes[end - 1]) {
             end -= 1;
         }
-        // A stop is an ASCII byte or the first byte of U+FEFF: `end` is a char boundary.
+        // A stop is an ASCII byte: `end` is a char boundary.
         let run = &self.buffer[..end];
         let chars = run.bytes().filter(|&b| (b as i8) >= -0x40).count();
         out.push_str(run);
