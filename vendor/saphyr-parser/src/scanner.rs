@@ -2321,6 +2321,21 @@ impl<'input, T: Input> Scanner<'input, T> {
                 value = (value << 4) + as_hex(c);
             }
 
+            // dsh-skills patch: escapes of UTF-16 surrogates (`\ud83d\ude00`) are JS string
+            // code units in npm yaml: a high one directly followed by an escaped low one is one
+            // character, and a lone one (which a Rust `String` cannot hold) becomes U+FFFD, what
+            // Node writes for it when it encodes the string as UTF-8. Upstream rejects both.
+            if (0xD800..0xE000).contains(&value) {
+                self.skip_n_non_blank(code_length);
+                if value < 0xDC00 {
+                    if let Some((low, len)) = self.escaped_low_surrogate() {
+                        self.skip_n_non_blank(len);
+                        let c = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00);
+                        return Ok(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                    }
+                }
+                return Ok('\u{FFFD}');
+            }
             let Some(ch) = char::from_u32(value) else {
                 return Err(ScanError::new_str(
                     *start_mark,
@@ -2332,6 +2347,29 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.skip_n_non_blank(code_length);
         }
         Ok(ret)
+    }
+
+    // dsh-skills patch: a `\uXXXX` or `\UXXXXXXXX` escape of a low surrogate at the input's
+    // position: (its value, its length in chars).
+    fn escaped_low_surrogate(&mut self) -> Option<(u32, usize)> {
+        self.input.lookahead(10);
+        if self.input.peek_nth(0) != '\\' {
+            return None;
+        }
+        let digits = match self.input.peek_nth(1) {
+            'u' => 4,
+            'U' => 8,
+            _ => return None,
+        };
+        let mut value = 0u32;
+        for i in 0..digits {
+            let c = self.input.peek_nth(2 + i);
+            if !is_hex(c) {
+                return None;
+            }
+            value = (value << 4) + as_hex(c);
+        }
+        (0xDC00..0xE000).contains(&value).then_some((value, 2 + digits))
     }
 
     fn fetch_plain_scalar(&mut self) -> ScanResult {
