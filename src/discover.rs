@@ -353,7 +353,9 @@ pub enum Listing {
     /// The root is a directory, but an entry whose name is only white space (JS `trim()`)
     /// made the filesystem service throw `FS_NOT_FOUND` while listing: the provider treats the
     /// whole root as absent. Carries the entry's display path.
-    BlankEntry { path: String },
+    BlankEntry {
+        path: String,
+    },
     Entries {
         entries: Vec<Entry>,
         non_utf8: Vec<UnnamedEntry>,

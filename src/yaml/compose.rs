@@ -929,7 +929,11 @@ impl<'a, 'b> Composer<'a, 'b> {
             end: span_end,
         };
         if is_map && !flow {
-            self.check_compact_nested_map(if props.tag.is_some() || props.anchor.is_some() { content_start } else { start });
+            self.check_compact_nested_map(if props.tag.is_some() || props.anchor.is_some() {
+                content_start
+            } else {
+                start
+            });
         }
         let id = self.push_node(node);
         self.attach(id);
@@ -1146,7 +1150,7 @@ pub(crate) fn scalar_js_string(s: &Scalar) -> String {
         Scalar::Bool(b) => b.to_string(),
         Scalar::Number(x) => super::number::js_number_to_string(*x),
         Scalar::Str(s) => s.clone(),
-        Scalar::Date(t) => super::value::date_to_string_utc(*t),
+        Scalar::Date(t) => crate::jsdate::date_to_string(*t),
         Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
         Scalar::Merge => "Symbol(<<)".into(),
     }

@@ -27,6 +27,7 @@ mod tests;
 mod tests_oracle;
 
 pub use number::js_number_to_string;
+pub(crate) use value::civil_from_days;
 pub use value::{Object, Value};
 
 use compose::{ComposeOutcome, Composer};
