@@ -319,6 +319,8 @@ pub(crate) struct Frame {
     keys: KeySet,
     /// accumulated "stack cost" at this level
     cost: f64,
+    /// a value npm yaml drops (see `is_dropped_explicit_value`)
+    dropped: bool,
 }
 
 /// Estimated fraction of node's default stack used per nesting level
@@ -347,6 +349,9 @@ pub(crate) struct Composer<'a, 'b> {
     pub(crate) last_node_end: usize,
     /// (stand-in, original) for chars swapped before saphyr: lone `\r`, NUL (see `parse`)
     pub(crate) placeholders: Vec<(char, char)>,
+    /// the next collection frame is a dropped value; how many dropped frames are open
+    drop_next_frame: bool,
+    dropped_depth: usize,
 }
 
 /// (outcome, diagnostics, saphyr error, second document start)
@@ -373,6 +378,8 @@ impl<'a, 'b> Composer<'a, 'b> {
             last_end: 0,
             last_node_end: 0,
             placeholders: Vec::new(),
+            drop_next_frame: false,
+            dropped_depth: 0,
         }
     }
 
@@ -430,7 +437,10 @@ impl<'a, 'b> Composer<'a, 'b> {
 
     fn push_node(&mut self, node: Node) -> usize {
         let id = self.nodes.len();
-        if let Some(a) = &node.anchor {
+        // (nothing in a value npm yaml drops is composed, so its anchors are never set)
+        if let Some(a) = &node.anchor
+            && self.dropped_depth == 0
+        {
             self.anchors.insert(a.clone(), id);
         }
         self.nodes.push(node);
@@ -603,6 +613,35 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
     }
 
+    /// A block sequence that saphyr (patched) returns as the value of an explicit key although
+    /// no `:` indicator precedes it (`? x` then `- a` at the mapping's indentation): npm yaml's
+    /// parser makes it the item's value, and its composer drops a value without `:`.
+    fn is_dropped_explicit_value(&self, key: usize, value: usize) -> bool {
+        if !matches!(self.nodes[value].kind, NodeKind::Seq { flow: false, .. }) {
+            return false;
+        }
+        let b = self.src.text.as_bytes();
+        let (from, to) = (self.nodes[key].end.min(b.len()), self.nodes[value].start.min(b.len()));
+        let mut i = from;
+        let mut prev_space = true;
+        while i < to {
+            match b[i] {
+                b'#' if prev_space => {
+                    while i < to && b[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                b':' if prev_space && matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\n' | b'\r')) => {
+                    return false;
+                }
+                c => prev_space = matches!(c, b' ' | b'\t' | b'\n' | b'\r'),
+            }
+            i += 1;
+        }
+        true
+    }
+
     /// Attach a node to its parent collection (or make it the root).
     fn attach(&mut self, id: usize) {
         if matches!(self.nodes[id].kind, NodeKind::Scalar { .. } | NodeKind::Alias { .. }) {
@@ -651,8 +690,28 @@ impl<'a, 'b> Composer<'a, 'b> {
                     }
                 }
                 Some(k) => {
+                    let value = if !parent_flow && self.is_dropped_explicit_value(k, id) {
+                        // npm yaml: a block sequence after `? key` with no `:` is dropped
+                        self.drop_next_frame = true;
+                        let at = self.nodes[id].start;
+                        self.nodes.push(Node {
+                            kind: NodeKind::Scalar {
+                                value: Scalar::Null,
+                                style: ScalarStyle::Plain,
+                                source: String::new(),
+                            },
+                            anchor: None,
+                            tag: None,
+                            start: at,
+                            content_start: at,
+                            end: at,
+                        });
+                        self.nodes.len() - 1
+                    } else {
+                        id
+                    };
                     if let NodeKind::Map { pairs, .. } = &mut self.nodes[parent].kind {
-                        pairs.push((k, id));
+                        pairs.push((k, value));
                     }
                 }
             }
@@ -961,7 +1020,11 @@ impl<'a, 'b> Composer<'a, 'b> {
             pending_key: None,
             keys: KeySet::default(),
             cost,
+            dropped: std::mem::take(&mut self.drop_next_frame),
         });
+        if self.stack.last().is_some_and(|f| f.dropped) {
+            self.dropped_depth += 1;
+        }
         Ok(())
     }
 
@@ -969,6 +1032,9 @@ impl<'a, 'b> Composer<'a, 'b> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
+        if frame.dropped {
+            self.dropped_depth -= 1;
+        }
         let id = frame.node;
         let span_end = self.byte(span.end);
         // end = end of flow terminator, or end of last child for block collections
