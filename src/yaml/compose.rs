@@ -603,7 +603,24 @@ impl<'a, 'b> Composer<'a, 'b> {
             return;
         }
         let from = key.end.min(value_start);
-        if !b[from..value_start].contains(&b'\n') {
+        if b[from..value_start].contains(&b'\n') {
+            return;
+        }
+        // the value's first token: white space and a comment after its props may end the line
+        let mut value_start = value_start;
+        while value_start < b.len() {
+            match b[value_start] {
+                b' ' | b'\t' | b'\r' => value_start += 1,
+                b'#' => {
+                    while value_start < b.len() && b[value_start] != b'\n' {
+                        value_start += 1;
+                    }
+                }
+                b'\n' => return,
+                _ => break,
+            }
+        }
+        {
             self.diags.error(Diag::new(
                 "YAMLParseError",
                 "Nested mappings are not allowed in compact mappings".into(),
