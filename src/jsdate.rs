@@ -11,8 +11,9 @@
 //! * **Zone** (ICU's `uprv_tzname`): `TZ` when it looks like an Olson id (`isValidOlsonID`: no
 //!   digits except up to two at the end, no `,`; `PST8PDT`-style ids allowed), minus a leading
 //!   `:` and a `posix/` or `right/` prefix; otherwise the host's zone (the `/etc/localtime`
-//!   link, else the system zone jiff finds: macOS, Windows). An id without data gives offset 0
-//!   and the offset-format name (`GMT+00:00`), as ICU's unknown zone does.
+//!   link, else the system zone jiff finds: macOS, Windows; UTC when none is configured). An
+//!   id without data gives offset 0 and the offset-format name (`GMT+00:00`), as ICU's unknown
+//!   zone does.
 //! * **Offsets** come from the IANA database (jiff: the system's zoneinfo, bundled on Windows).
 //! * **Name**: the long specific name (standard or daylight, by the date's DST flag) of the
 //!   zone, else of its metazone *today* (ICU looks names up at the current time), in the ICU
@@ -83,8 +84,18 @@ fn host_zone_id() -> Option<String> {
             return Some(s[i + "zoneinfo/".len()..].to_string());
         }
     }
-    // SAFETY-free fallback: jiff's own detection (TZ aside: it was not an Olson id).
+    // jiff's own detection (macOS, Windows, a copied /etc/localtime)
     jiff::tz::TimeZone::try_system().ok().and_then(|z| z.iana_name().map(str::to_string))
+}
+
+/// Offset 0 and no DST now and half a year from now.
+fn is_utc_like(tz: &jiff::tz::TimeZone, now: i64) -> bool {
+    [now, now + 182 * 86_400].iter().all(|&t| {
+        jiff::Timestamp::from_second(t).is_ok_and(|ts| {
+            let info = tz.to_offset_info(ts);
+            info.offset().seconds() == 0 && !info.dst().is_dst()
+        })
+    })
 }
 
 /// ICU's default locale id for the environment; `None` is the root locale.
@@ -104,8 +115,19 @@ impl ProcessZone {
     pub fn from_env(var: &dyn Fn(&str) -> Option<String>) -> ProcessZone {
         let now =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
-        let id = icu_zone_id(var("TZ").as_deref()).or_else(host_zone_id);
-        ProcessZone::new(id.as_deref(), icu_default_locale(var), now)
+        let locale = icu_default_locale(var);
+        if let Some(id) = icu_zone_id(var("TZ").as_deref()).or_else(host_zone_id) {
+            return ProcessZone::new(Some(&id), locale, now);
+        }
+        // No zone id (no `/etc/localtime` link, e.g. in many containers): ICU falls back to the
+        // C library's zone, which is UTC when nothing is configured. A host zone without a
+        // name keeps its offsets and gets the offset-format name.
+        match jiff::tz::TimeZone::try_system().ok() {
+            Some(sys) if !is_utc_like(&sys, now) => {
+                ProcessZone { tz: Some(sys), bcp47: Bcp47Zone::UNKNOWN, locale, now }
+            }
+            _ => ProcessZone::new(Some("UTC"), locale, now),
+        }
     }
 
     /// A zone by IANA id (`None`: unknown) and a locale (`None`: root), names looked up at `now`.
