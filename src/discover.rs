@@ -350,6 +350,12 @@ pub struct UnnamedEntry {
 pub enum Listing {
     /// The root contributes nothing (ENOENT, ENOTDIR, a regular file, a dangling link).
     Absent,
+    /// The root is a directory, but an entry whose name is only white space (JS `trim()`)
+    /// made the filesystem service throw `FS_NOT_FOUND` while listing: the provider treats the
+    /// whole root as absent. Carries the entry's display path.
+    BlankEntry {
+        path: String,
+    },
     Entries {
         entries: Vec<Entry>,
         non_utf8: Vec<UnnamedEntry>,
@@ -372,6 +378,12 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
         let mut entries = Vec::with_capacity(named.len());
         for (name, file_type) in named {
             let display = platform::join(root, &name);
+            // `resolveLocalTarget` refuses a name that JS `trim()` empties (`FS_NOT_FOUND`,
+            // "file_path must be a non-empty string"), and the provider reads that code as
+            // "root absent": one such entry hides every skill of the root.
+            if crate::js::trim(&name).is_empty() {
+                return Ok(Listing::BlankEntry { path: display });
+            }
             let child_path = platform::join(&target, &name);
             // Not a symlink: inside a real directory its real path is its own path, and its
             // type is the one readdir reported, so realpath + stat would tell nothing new.
@@ -772,6 +784,17 @@ pub fn scan_provider(
         log.extend(root_log);
         let entries = match listing {
             Ok(Listing::Absent) => {
+                report.status = RootStatus::Absent;
+                scan.roots.push(report);
+                continue;
+            }
+            Ok(Listing::BlankEntry { path }) => {
+                scan.notes.push(format!(
+                    "every skill in {} is ignored: the entry {:?} has a name made only of white space, \
+                     which the harness's filesystem service refuses, so it treats the whole root as absent; \
+                     rename or remove that entry",
+                    report.root.path, path
+                ));
                 report.status = RootStatus::Absent;
                 scan.roots.push(report);
                 continue;

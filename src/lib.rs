@@ -20,6 +20,7 @@ pub mod discover;
 pub mod explain;
 pub mod human;
 pub mod js;
+pub mod jsdate;
 pub mod lint;
 pub mod nodefs;
 pub mod platform;

@@ -213,13 +213,22 @@ pub fn readdir(path: &str) -> Result<Vec<DirEntry>, NodeError> {
         let raw_name = entry.file_name();
         out.push(DirEntry { name: raw_name.to_str().map(str::to_string), file_type: entry.file_type().ok(), raw_name });
     }
-    // libuv's scandir sorts the names by bytes (strcmp); ties in the collation sort keep it.
+    sort_like_scandir(&mut out);
+    Ok(out)
+}
+
+/// libuv's `uv_fs_scandir` (Node's `readdir`) on Unix calls `scandir(3)` with a `strcmp`
+/// comparator, so names come back in byte order, not in the filesystem's order; later sorts
+/// are stable, so names that collate equal keep this order. On Windows libuv returns the
+/// order `NtQueryDirectoryFile` gives, unsorted.
+fn sort_like_scandir(entries: &mut [DirEntry]) {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        out.sort_by(|a, b| a.raw_name.as_bytes().cmp(b.raw_name.as_bytes()));
+        entries.sort_by(|a, b| a.raw_name.as_bytes().cmp(b.raw_name.as_bytes()));
     }
-    Ok(out)
+    #[cfg(not(unix))]
+    let _ = entries;
 }
 
 /// Why a read did not produce bytes.

@@ -319,6 +319,8 @@ pub(crate) struct Frame {
     keys: KeySet,
     /// accumulated "stack cost" at this level
     cost: f64,
+    /// a value npm yaml drops (see `is_dropped_explicit_value`)
+    dropped: bool,
 }
 
 /// Estimated fraction of node's default stack used per nesting level
@@ -345,8 +347,11 @@ pub(crate) struct Composer<'a, 'b> {
     pub(crate) last_end: usize,
     /// npm-yaml-style end of the last composed node
     pub(crate) last_node_end: usize,
-    /// stand-in for lone `\r` chars in saphyr's input (see `parse`)
-    pub(crate) cr_placeholder: Option<char>,
+    /// (stand-in, original) for chars swapped before saphyr: lone `\r`, NUL (see `parse`)
+    pub(crate) placeholders: Vec<(char, char)>,
+    /// the next collection frame is a dropped value; how many dropped frames are open
+    drop_next_frame: bool,
+    dropped_depth: usize,
 }
 
 /// (outcome, diagnostics, saphyr error, second document start)
@@ -372,7 +377,9 @@ impl<'a, 'b> Composer<'a, 'b> {
             seen_collection: false,
             last_end: 0,
             last_node_end: 0,
-            cr_placeholder: None,
+            placeholders: Vec::new(),
+            drop_next_frame: false,
+            dropped_depth: 0,
         }
     }
 
@@ -430,7 +437,10 @@ impl<'a, 'b> Composer<'a, 'b> {
 
     fn push_node(&mut self, node: Node) -> usize {
         let id = self.nodes.len();
-        if let Some(a) = &node.anchor {
+        // (nothing in a value npm yaml drops is composed, so its anchors are never set)
+        if let Some(a) = &node.anchor
+            && self.dropped_depth == 0
+        {
             self.anchors.insert(a.clone(), id);
         }
         self.nodes.push(node);
@@ -577,6 +587,78 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
     }
 
+    /// npm yaml (`resolveBlockMap`): the value of an implicit key (no `?`; an empty key `: `
+    /// included) may not be a block mapping that starts on the line of its `:`. saphyr rejects
+    /// most such layouts itself (`a: b: c`), but accepts one after an empty key (`: x: y`).
+    fn check_compact_nested_map(&mut self, value_start: usize) {
+        let Some(top) = self.stack.last() else { return };
+        let (true, false, Some(k)) = (top.is_map, top.flow, top.pending_key) else { return };
+        let b = self.src.text.as_bytes();
+        let key = &self.nodes[k];
+        let mut i = key.start;
+        while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i > 0 && b[i - 1] == b'?' {
+            return;
+        }
+        let from = key.end.min(value_start);
+        if b[from..value_start].contains(&b'\n') {
+            return;
+        }
+        // the value's first token: white space and a comment after its props may end the line
+        let mut value_start = value_start;
+        while value_start < b.len() {
+            match b[value_start] {
+                b' ' | b'\t' | b'\r' => value_start += 1,
+                b'#' => {
+                    while value_start < b.len() && b[value_start] != b'\n' {
+                        value_start += 1;
+                    }
+                }
+                b'\n' => return,
+                _ => break,
+            }
+        }
+        {
+            self.diags.error(Diag::new(
+                "YAMLParseError",
+                "Nested mappings are not allowed in compact mappings".into(),
+                value_start,
+                None,
+            ));
+        }
+    }
+
+    /// A block sequence that saphyr (patched) returns as the value of an explicit key although
+    /// no `:` indicator precedes it (`? x` then `- a` at the mapping's indentation): npm yaml's
+    /// parser makes it the item's value, and its composer drops a value without `:`.
+    fn is_dropped_explicit_value(&self, key: usize, value: usize) -> bool {
+        if !matches!(self.nodes[value].kind, NodeKind::Seq { flow: false, .. }) {
+            return false;
+        }
+        let b = self.src.text.as_bytes();
+        let (from, to) = (self.nodes[key].end.min(b.len()), self.nodes[value].start.min(b.len()));
+        let mut i = from;
+        let mut prev_space = true;
+        while i < to {
+            match b[i] {
+                b'#' if prev_space => {
+                    while i < to && b[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                b':' if prev_space && matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\n' | b'\r')) => {
+                    return false;
+                }
+                c => prev_space = matches!(c, b' ' | b'\t' | b'\n' | b'\r'),
+            }
+            i += 1;
+        }
+        true
+    }
+
     /// Attach a node to its parent collection (or make it the root).
     fn attach(&mut self, id: usize) {
         if matches!(self.nodes[id].kind, NodeKind::Scalar { .. } | NodeKind::Alias { .. }) {
@@ -625,8 +707,28 @@ impl<'a, 'b> Composer<'a, 'b> {
                     }
                 }
                 Some(k) => {
+                    let value = if !parent_flow && self.is_dropped_explicit_value(k, id) {
+                        // npm yaml: a block sequence after `? key` with no `:` is dropped
+                        self.drop_next_frame = true;
+                        let at = self.nodes[id].start;
+                        self.nodes.push(Node {
+                            kind: NodeKind::Scalar {
+                                value: Scalar::Null,
+                                style: ScalarStyle::Plain,
+                                source: String::new(),
+                            },
+                            anchor: None,
+                            tag: None,
+                            start: at,
+                            content_start: at,
+                            end: at,
+                        });
+                        self.nodes.len() - 1
+                    } else {
+                        id
+                    };
                     if let NodeKind::Map { pairs, .. } = &mut self.nodes[parent].kind {
-                        pairs.push((k, id));
+                        pairs.push((k, value));
                     }
                 }
             }
@@ -664,10 +766,11 @@ impl<'a, 'b> Composer<'a, 'b> {
         };
         // block scalars: npm yaml's own extent and folding rules
         let mut value_owned: Option<String> = None;
-        if let Some(ph) = self.cr_placeholder
-            && value.contains(ph)
-        {
-            value_owned = Some(value.replace(ph, "\r"));
+        for &(ph, orig) in &self.placeholders {
+            let cur = value_owned.as_deref().unwrap_or(value);
+            if cur.contains(ph) {
+                value_owned = Some(cur.replace(ph, orig.encode_utf8(&mut [0; 4])));
+            }
         }
         let mut block_end: Option<usize> = None;
         if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
@@ -901,6 +1004,13 @@ impl<'a, 'b> Composer<'a, 'b> {
             content_start: if flow { bracket } else { content_start },
             end: span_end,
         };
+        if is_map && !flow {
+            self.check_compact_nested_map(if props.tag.is_some() || props.anchor.is_some() {
+                content_start
+            } else {
+                start
+            });
+        }
         let id = self.push_node(node);
         self.attach(id);
         let indent = if flow {
@@ -927,7 +1037,11 @@ impl<'a, 'b> Composer<'a, 'b> {
             pending_key: None,
             keys: KeySet::default(),
             cost,
+            dropped: std::mem::take(&mut self.drop_next_frame),
         });
+        if self.stack.last().is_some_and(|f| f.dropped) {
+            self.dropped_depth += 1;
+        }
         Ok(())
     }
 
@@ -935,6 +1049,9 @@ impl<'a, 'b> Composer<'a, 'b> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
+        if frame.dropped {
+            self.dropped_depth -= 1;
+        }
         let id = frame.node;
         let span_end = self.byte(span.end);
         // end = end of flow terminator, or end of last child for block collections
@@ -1116,7 +1233,7 @@ pub(crate) fn scalar_js_string(s: &Scalar) -> String {
         Scalar::Bool(b) => b.to_string(),
         Scalar::Number(x) => super::number::js_number_to_string(*x),
         Scalar::Str(s) => s.clone(),
-        Scalar::Date(t) => super::value::date_to_string_utc(*t),
+        Scalar::Date(t) => crate::jsdate::date_to_string(*t),
         Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
         Scalar::Merge => "Symbol(<<)".into(),
     }

@@ -27,6 +27,7 @@ mod tests;
 mod tests_oracle;
 
 pub use number::js_number_to_string;
+pub(crate) use value::civil_from_days;
 pub use value::{Object, Value};
 
 use compose::{ComposeOutcome, Composer};
@@ -160,21 +161,29 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
         None
     };
     let input: &str = blanked.as_deref().unwrap_or(&text[..pre.doc1_end]);
-    // npm yaml treats a `\r` not followed by `\n` as content; saphyr treats it
-    // as a line break. Such CRs are replaced by an unused private-use char
-    // (keeping char indices) and restored in scalar values.
+    // Characters that are ordinary content for npm yaml but special to saphyr are swapped for
+    // unused private-use chars (one char for one, so char indices are kept) and restored in
+    // scalar values: a `\r` not followed by `\n` (content for npm yaml, a line break for
+    // saphyr) and a raw NUL (content for npm yaml, the end of input for saphyr's reader).
     let lone_cr = input.as_bytes().windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n') || input.ends_with('\r');
-    let mut cr_placeholder = None;
-    let replaced: Option<String> = if lone_cr {
-        let ph = ('\u{E000}'..='\u{F8FF}').find(|c| !input.contains(*c)).unwrap_or('\u{F8FF}');
-        cr_placeholder = Some(ph);
+    let nul = input.as_bytes().contains(&0);
+    let mut placeholders: Vec<(char, char)> = Vec::new();
+    let replaced: Option<String> = if lone_cr || nul {
+        let mut unused = ('\u{E000}'..='\u{F8FF}').chain('\u{F0000}'..='\u{FFFFD}').filter(|c| !input.contains(*c));
+        let mut take = |orig: char| {
+            let ph = unused.next().unwrap_or('\u{FFFFD}');
+            placeholders.push((ph, orig));
+            ph
+        };
+        let cr_ph = if lone_cr { Some(take('\r')) } else { None };
+        let nul_ph = if nul { Some(take('\0')) } else { None };
         let mut t = String::with_capacity(input.len() + 16);
         let mut it = input.chars().peekable();
         while let Some(c) = it.next() {
-            if c == '\r' && it.peek() != Some(&'\n') {
-                t.push(ph);
-            } else {
-                t.push(c);
+            match (c, cr_ph, nul_ph) {
+                ('\r', Some(ph), _) if it.peek() != Some(&'\n') => t.push(ph),
+                ('\0', _, Some(ph)) => t.push(ph),
+                _ => t.push(c),
             }
         }
         Some(t)
@@ -184,7 +193,7 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
     let input: &str = replaced.as_deref().unwrap_or(input);
     let mut parser = saphyr_parser::Parser::new_from_str(input);
     let mut composer = Composer::new(&src, pre.tag_prefixes.clone(), pre.doc1_end);
-    composer.cr_placeholder = cr_placeholder;
+    composer.placeholders = placeholders;
     let (outcome, diags, scan_err, second_doc) = composer.run(&mut parser);
     let mut errors = diags.errors;
     let mut warn_diags = pre.warnings.clone();

@@ -226,3 +226,70 @@ fn typical_frontmatter() {
     );
     assert!(p.warnings.is_empty());
 }
+
+// Conformance cases 113-115 and the generators that found their neighbours (genchars.py):
+// U+FEFF and NUL as content, flow values followed by `:`, escaped surrogate pairs, and a
+// block sequence after an explicit key. Expectations from npm yaml 2.9.0.
+#[test]
+fn oracle_unusual_characters_and_flow_values() {
+    check_ok("a: x\u{feff}y\n", "{\"obj\": [[\"a\", \"x\\ufeffy\"]]}", &[]);
+    check_ok("a: \u{feff}\n", "{\"obj\": [[\"a\", \"\\ufeff\"]]}", &[]);
+    check_ok("---\n\u{feff}a: 1\n", "{\"obj\": [[\"\\ufeffa\", {\"num\": \"1\"}]]}", &[]);
+    check_ok("\u{feff}\u{feff}a: 1\n", "{\"obj\": [[\"\\ufeffa\", {\"num\": \"1\"}]]}", &[]);
+    check_ok("%YAML 1.2\n\u{feff}---\na: 1\n", "{\"obj\": [[\"a\", {\"num\": \"1\"}]]}", &[]);
+    check_ok("a: 1 \u{feff}# c\n", "{\"obj\": [[\"a\", \"1 \\ufeff# c\"]]}", &[]);
+    check_ok("a: [x\u{feff}, \u{feff}]\n", "{\"obj\": [[\"a\", [\"x\\ufeff\", \"\\ufeff\"]]]}", &[]);
+    check_ok("a: |\n  x\u{feff}\n", "{\"obj\": [[\"a\", \"x\\ufeff\\n\"]]}", &[]);
+    check_ok("name: \u{0}\n", "{\"obj\": [[\"name\", \"\\u0000\"]]}", &[]);
+    check_ok("a: '\u{0}'\n", "{\"obj\": [[\"a\", \"\\u0000\"]]}", &[]);
+    check_ok("a: \u{0}\r\n", "{\"obj\": [[\"a\", \"\\u0000\"]]}", &[]);
+    check_ok("&\u{0} a: *\u{0}\n", "{\"obj\": [[\"a\", \"a\"]]}", &[]);
+    check_ok("a: {}: b\n", "{\"obj\": [[\"a\", {\"obj\": []}], [\"\", \"b\"]]}", &[]);
+    check_ok("a: [x] : b\n", "{\"obj\": [[\"a\", [\"x\"]], [\"\", \"b\"]]}", &[]);
+    check_ok("- a: {}: b\n  c: d\n", "[{\"obj\": [[\"a\", {\"obj\": []}], [\"\", \"b\"], [\"c\", \"d\"]]}]", &[]);
+    check_ok("a: [a,\n b]: c\n", "{\"obj\": [[\"a\", [\"a\", \"b\"]], [\"\", \"c\"]]}", &[]);
+    check_ok("a: {}\n: b\n", "{\"obj\": [[\"a\", {\"obj\": []}], [\"\", \"b\"]]}", &[]);
+    check_err(
+        "name: \"h\"\ndescription: v\n: {}: {}\n",
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((3, 3)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 3, column 3:\n\n: {}: {}\n  ^\n",
+    );
+    check_err(
+        ": x: y\n",
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((1, 3)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 3:\n\n: x: y\n  ^\n",
+    );
+    check_err(
+        "- : {}: {}\n",
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((1, 5)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 5:\n\n- : {}: {}\n    ^\n",
+    );
+    check_ok("a: \"\\ud83d\\ude00\"\n", "{\"obj\": [[\"a\", \"\\ud83d\\ude00\"]]}", &[]);
+    check_ok("a: \"\\ud83d\\U0000de00\"\n", "{\"obj\": [[\"a\", \"\\ud83d\\ude00\"]]}", &[]);
+    check_ok(
+        "name: a\n? x\n- a\ndescription: b\n",
+        "{\"obj\": [[\"name\", \"a\"], [\"x\", null], [\"description\", \"b\"]]}",
+        &[],
+    );
+    check_ok(
+        "? x: 1\n- a\n- b\nc: d\n",
+        "{\"obj\": [[\"{ x: 1 }\", null], [\"c\", \"d\"]]}",
+        &[
+            "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+        ],
+    );
+    check_err(
+        "? x\n- &a a\nb: *a\n",
+        "ReferenceError",
+        "Unresolved alias (the anchor must be set before the alias): a",
+        None,
+        "ReferenceError: Unresolved alias (the anchor must be set before the alias): a",
+    );
+    check_ok("? x\n: - a\n", "{\"obj\": [[\"x\", [\"a\"]]]}", &[]);
+}

@@ -10,7 +10,8 @@ use super::diag::Diag;
 use super::keystr;
 use super::number::js_number_to_string;
 use super::schema::Scalar;
-use super::value::{Object, Value, date_to_string_utc};
+use super::value::{Object, Value};
+use crate::jsdate::date_to_string;
 
 const MAX_ALIAS_COUNT: f64 = 100.0;
 
@@ -492,7 +493,7 @@ impl<'d> ToJs<'d> {
             _ => {
                 let s = match key_node.map(|k| (k, &self.doc.nodes[k].kind)) {
                     Some((_, NodeKind::Scalar { value, .. })) => match value {
-                        Scalar::Date(t) => date_to_string_utc(*t),
+                        Scalar::Date(t) => date_to_string(*t),
                         Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
                         other => super::compose::scalar_js_string(other),
                     },
@@ -612,7 +613,7 @@ pub(crate) fn js_to_string(v: &Value) -> String {
             .collect::<Vec<_>>()
             .join(","),
         Value::Object(_) => "[object Object]".into(),
-        Value::Date(t) => date_to_string_utc(*t),
+        Value::Date(t) => date_to_string(*t),
         Value::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
         Value::Map(_) => "[object Map]".into(),
         Value::Set(_) => "[object Set]".into(),

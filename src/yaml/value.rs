@@ -271,7 +271,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
     let doe = z - era * 146_097;
@@ -337,32 +337,4 @@ pub fn date_to_iso_string(t: f64) -> Option<String> {
         format!("+{y:06}")
     };
     Some(format!("{year}-{m:02}-{d:02}T{hh:02}:{mi:02}:{ss:02}.{ms:03}Z"))
-}
-
-/// JS `Date.prototype.toString()` assuming the process time zone is UTC.
-pub fn date_to_string_utc(t: f64) -> String {
-    if !t.is_finite() || t.abs() > 8.64e15 {
-        return "Invalid Date".to_string();
-    }
-    let t = t as i64;
-    let days = t.div_euclid(86_400_000);
-    let ms_in_day = t.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
-    let wd = (days + 4).rem_euclid(7); // 1970-01-01 was a Thursday
-    const WD: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-    const MO: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    let hh = ms_in_day / 3_600_000;
-    let mi = (ms_in_day / 60_000) % 60;
-    let ss = (ms_in_day / 1000) % 60;
-    let year = if y < 0 { format!("-{:06}", -y) } else { format!("{y:04}") };
-    format!(
-        "{} {} {:02} {} {:02}:{:02}:{:02} GMT+0000 (Coordinated Universal Time)",
-        WD[wd as usize],
-        MO[(m - 1) as usize],
-        d,
-        year,
-        hh,
-        mi,
-        ss
-    )
 }

@@ -77,12 +77,7 @@ pub fn is_flow(c: char) -> bool {
     matches!(c, ',' | '[' | ']' | '{' | '}')
 }
 
-/// Check whether the character is the BOM character.
-#[inline]
-#[must_use]
-pub fn is_bom(c: char) -> bool {
-    c == '\u{FEFF}'
-}
+// dsh-skills patch: `is_bom` removed (no longer used: U+FEFF is content inside documents).
 
 /// Check whether the character is a YAML non-breaking character, that is, not nil, a line break,
 /// or the BOM character.
@@ -90,7 +85,8 @@ pub fn is_bom(c: char) -> bool {
 #[must_use]
 pub fn is_yaml_non_break(c: char) -> bool {
     // TODO(ethiraric, 28/12/2023): is_printable
-    !is_breakz(c) && !is_bom(c)
+    // dsh-skills patch: U+FEFF is content inside a document (npm yaml), not a break.
+    !is_breakz(c)
 }
 
 /// Check whether the character is NOT a YAML whitespace (` ` / `\t`).

@@ -737,6 +737,9 @@ impl<'input, T: Input> Parser<'input, T> {
                 Token(_, TokenType::ReservedDirective(_, _)) => {
                     // Reserved directives are ignored
                 }
+                // dsh-skills patch: a byte order mark may start any line before the document
+                // (npm yaml's lexer skips it at every line start in its "stream" state).
+                Token(_, TokenType::ByteOrderMark) => {}
                 _ => break,
             }
             self.skip();
@@ -1029,6 +1032,15 @@ impl<'input, T: Input> Parser<'input, T> {
                     self.push_state(State::BlockMappingKey);
                     self.parse_node(true, true)
                 }
+            }
+            // dsh-skills patch: an explicit key (`? x`) followed by a block sequence at the
+            // mapping's indentation, without `:`: npm yaml reads the sequence as the key's
+            // value and then drops it (no value indicator); upstream fails ("did not find
+            // expected key"). The sequence is returned as the value; the composer of
+            // dsh-skills drops it.
+            Token(_, TokenType::BlockEntry) => {
+                self.push_state(State::BlockMappingKey);
+                self.parse_node(true, true)
             }
             Token(mark, _) => {
                 self.state = State::BlockMappingKey;

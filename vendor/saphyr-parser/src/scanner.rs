@@ -427,6 +427,20 @@ pub struct Scanner<'input, T> {
     stream_start_produced: bool,
     /// Whether we have already emitted the `StreamEnd` token.
     stream_end_produced: bool,
+    // dsh-skills patch: npm yaml's lexer "stream" state (before a document's first token, or
+    // after `...`): only there is a U+FEFF at the start of a line a byte order mark.
+    between_documents: bool,
+    // dsh-skills patch: the line of the last byte order mark token (0: none yet).
+    bom_line: usize,
+    // dsh-skills patch: the line of the last `:` after an implicit key in block context.
+    implicit_value_line: usize,
+    // dsh-skills patch: the outermost flow collection being scanned started on the line of an
+    // implicit key's `:` (`a: {`)
+    flow_is_value: bool,
+    // dsh-skills patch: such a collection has just ended (the last token)
+    flow_value_ended: bool,
+    // dsh-skills patch: `flow_value_ended` as seen by the token being fetched
+    value_after_flow_value: bool,
     /// In some flow contexts, the value of a mapping is allowed to be adjacent to the `:`. When it
     /// is, the index at which the `:` may be must be stored in `adjacent_value_allowed_at`.
     adjacent_value_allowed_at: usize,
@@ -493,6 +507,12 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             error: self.error.clone(),
             stream_start_produced: self.stream_start_produced,
             stream_end_produced: self.stream_end_produced,
+            between_documents: self.between_documents,
+            bom_line: self.bom_line,
+            implicit_value_line: self.implicit_value_line,
+            flow_is_value: self.flow_is_value,
+            flow_value_ended: self.flow_value_ended,
+            value_after_flow_value: self.value_after_flow_value,
             adjacent_value_allowed_at: self.adjacent_value_allowed_at,
             simple_key_allowed: self.simple_key_allowed,
             simple_keys: self.simple_keys.clone(),
@@ -551,6 +571,12 @@ impl<'input, T: Input> Scanner<'input, T> {
 
             stream_start_produced: false,
             stream_end_produced: false,
+            between_documents: true,
+            bom_line: 0,
+            implicit_value_line: 0,
+            flow_is_value: false,
+            flow_value_ended: false,
+            value_after_flow_value: false,
             adjacent_value_allowed_at: 0,
             simple_key_allowed: true,
             simple_keys: Vec::new(),
@@ -726,25 +752,31 @@ impl<'input, T: Input> Scanner<'input, T> {
             return Ok(());
         }
 
-        // Only the parser knows whether a byte order mark at the start of a line is between
-        // documents. Anywhere else, it's inside one.
-        if self.input.next_char_is('\u{FEFF}') {
-            if self.mark.col == 0 && self.flow_level == 0 {
-                return self.fetch_byte_order_mark();
-            }
-
-            return Err(ScanError::new_str(
-                self.mark,
-                "a byte order mark must not appear inside a document",
-            ));
+        // dsh-skills patch: as in npm yaml, U+FEFF is a byte order mark only at the start of a
+        // line between documents; anywhere else it is an ordinary content character (it may
+        // start and continue plain scalars, and appear in quoted and block scalars, comments
+        // and anchors), where upstream rejects it ("a byte order mark must not appear inside a
+        // document").
+        if self.input.next_char_is('\u{FEFF}')
+            && self.mark.col == 0
+            && self.flow_level == 0
+            && self.between_documents
+            && self.bom_line != self.mark.line
+        {
+            // one per line: a second U+FEFF right after it is content (the mark's column
+            // stays 0 after a byte order mark, which is not counted as content)
+            self.bom_line = self.mark.line;
+            return self.fetch_byte_order_mark();
         }
 
         if self.mark.col == 0 {
             if self.input.next_char_is('%') {
                 return self.fetch_directive();
             } else if self.input.next_is_document_start() {
+                self.between_documents = false; // dsh-skills patch (see `between_documents`)
                 return self.fetch_document_indicator(TokenType::DocumentStart);
             } else if self.input.next_is_document_end() {
+                self.between_documents = true; // dsh-skills patch (see `between_documents`)
                 self.fetch_document_indicator(TokenType::DocumentEnd)?;
                 self.skip_ws_to_eol(SkipTabs::Yes)?;
                 if !self.input.next_is_breakz() {
@@ -761,6 +793,8 @@ impl<'input, T: Input> Scanner<'input, T> {
             return Err(ScanError::new_str(self.mark, "invalid indentation"));
         }
 
+        self.between_documents = false; // dsh-skills patch (see `between_documents`)
+        self.value_after_flow_value = core::mem::take(&mut self.flow_value_ended); // dsh-skills patch
         let c = self.input.peek();
         let nc = self.input.peek_nth(1);
         match c {
@@ -991,13 +1025,8 @@ impl<'input, T: Input> Scanner<'input, T> {
         let (n_bytes, result) = self.input.skip_ws_to_eol(skip_tabs);
         self.mark.col += n_bytes;
         self.mark.index += n_bytes;
-        // Skipping stops at a byte order mark. Unless it starts the line, it's inside a document.
-        if self.mark.col > 0 && self.input.look_ch() == '\u{FEFF}' {
-            return Err(ScanError::new_str(
-                self.mark,
-                "a byte order mark must not appear inside a document",
-            ));
-        }
+        // dsh-skills patch: a U+FEFF after the blanks is content, as in npm yaml (upstream
+        // rejects it here).
 
         result.map_err(|msg| ScanError::new_str(self.mark, msg))
     }
@@ -1486,6 +1515,10 @@ impl<'input, T: Input> Scanner<'input, T> {
     }
 
     fn fetch_flow_collection_start(&mut self, tok: TokenType<'input>) -> ScanResult {
+        if self.flow_level == 0 {
+            // dsh-skills patch (see `flow_is_value`)
+            self.flow_is_value = self.mark.line == self.implicit_value_line;
+        }
         // The indicators '[' and '{' may start a simple key.
         self.save_simple_key();
 
@@ -1520,6 +1553,8 @@ impl<'input, T: Input> Scanner<'input, T> {
 
         self.remove_simple_key()?;
         self.decrease_flow_level();
+        // dsh-skills patch (see `flow_value_ended`)
+        self.flow_value_ended = self.flow_level == 0 && self.flow_is_value;
 
         self.disallow_simple_key();
 
@@ -2286,6 +2321,21 @@ impl<'input, T: Input> Scanner<'input, T> {
                 value = (value << 4) + as_hex(c);
             }
 
+            // dsh-skills patch: escapes of UTF-16 surrogates (`\ud83d\ude00`) are JS string
+            // code units in npm yaml: a high one directly followed by an escaped low one is one
+            // character, and a lone one (which a Rust `String` cannot hold) becomes U+FFFD, what
+            // Node writes for it when it encodes the string as UTF-8. Upstream rejects both.
+            if (0xD800..0xE000).contains(&value) {
+                self.skip_n_non_blank(code_length);
+                if value < 0xDC00 {
+                    if let Some((low, len)) = self.escaped_low_surrogate() {
+                        self.skip_n_non_blank(len);
+                        let c = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00);
+                        return Ok(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                    }
+                }
+                return Ok('\u{FFFD}');
+            }
             let Some(ch) = char::from_u32(value) else {
                 return Err(ScanError::new_str(
                     *start_mark,
@@ -2297,6 +2347,29 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.skip_n_non_blank(code_length);
         }
         Ok(ret)
+    }
+
+    // dsh-skills patch: a `\uXXXX` or `\UXXXXXXXX` escape of a low surrogate at the input's
+    // position: (its value, its length in chars).
+    fn escaped_low_surrogate(&mut self) -> Option<(u32, usize)> {
+        self.input.lookahead(10);
+        if self.input.peek_nth(0) != '\\' {
+            return None;
+        }
+        let digits = match self.input.peek_nth(1) {
+            'u' => 4,
+            'U' => 8,
+            _ => return None,
+        };
+        let mut value = 0u32;
+        for i in 0..digits {
+            let c = self.input.peek_nth(2 + i);
+            if !is_hex(c) {
+                return None;
+            }
+            value = (value << 4) + as_hex(c);
+        }
+        (0xDC00..0xE000).contains(&value).then_some((value, 2 + digits))
     }
 
     fn fetch_plain_scalar(&mut self) -> ScanResult {
@@ -2589,6 +2662,9 @@ impl<'input, T: Input> Scanner<'input, T> {
         }
 
         if sk.possible {
+            if self.flow_level == 0 {
+                self.implicit_value_line = start_mark.line; // dsh-skills patch (see `implicit_value_line`)
+            }
             // insert simple key
             let tok = Token(Span::empty(sk.mark), TokenType::Key);
             self.insert_token(sk.token_number - self.tokens_parsed, tok);
@@ -2625,6 +2701,19 @@ impl<'input, T: Input> Scanner<'input, T> {
                     .push_back(Token(Span::empty(start_mark), TokenType::FlowMappingStart));
             }
             // The ':' indicator follows a complex key.
+            // dsh-skills patch: a flow collection that is the value of an implicit key, started
+            // on that key's line and followed by `:` (`a: {}: b`, `a: [x] : b`), is not a key:
+            // npm yaml's parser ends the value there and reads the `:` as the value indicator
+            // of a new entry with an empty key in the same mapping (`{a: {}, "": b}`).
+            // Upstream rejects it ("mapping values are not allowed in this context"). After
+            // an indicator at the line start (`: {}: b`) the collection is a key, as upstream.
+            if self.flow_level == 0 && !self.simple_key_allowed && self.value_after_flow_value {
+                self.unroll_non_block_indents();
+                self.roll_one_col_indent();
+                self.allow_simple_key();
+                self.tokens.push_back(Token(Span::empty(start_mark), TokenType::Value));
+                return Ok(());
+            }
             if self.flow_level == 0 {
                 if !self.simple_key_allowed {
                     return Err(ScanError::new_str(

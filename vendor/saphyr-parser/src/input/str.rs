@@ -258,8 +258,7 @@ impl Input for StrInput<'_> {
         match self.peek() {
             // indicators can end a plain scalar, see 7.3.3. Plain Style
             ':' if is_blank_or_breakz(nc) || (in_flow && is_flow(nc)) => false,
-            // A byte order mark isn't a plain scalar character, see 5.2. Character Encodings
-            '\u{FEFF}' => false,
+            // dsh-skills patch: U+FEFF is a plain scalar character, as in npm yaml.
             c if in_flow && is_flow(c) => false,
             _ => true,
         }
@@ -382,21 +381,19 @@ impl Input for StrInput<'_> {
         let mut end = if in_flow {
             0 // flow context: the scanner's own loop
         } else {
-            // The line ends the run; inside it only `:`, `#` and U+FEFF can.
+            // The line ends the run; inside it only `:` and `#` can (U+FEFF is content).
             // dsh-skills patch: looked for window by window, so that a run costs its own length
-            // (plus one window), not the rest of the line: a long line with many stops (U+FEFF)
-            // would otherwise be quadratic.
+            // (plus one window), not the rest of the line.
             let mut window = 0;
             'runs: loop {
                 let to = (window + SCAN_WINDOW).min(bytes.len());
                 let line = memchr::memchr3(b'\r', b'\n', 0, &bytes[window..to]).map(|i| window + i);
                 let limit = line.unwrap_or(to);
                 let mut from = window;
-                while let Some(i) = memchr::memchr3(b':', b'#', 0xEF, &bytes[from..limit]).map(|i| from + i) {
+                while let Some(i) = memchr::memchr2(b':', b'#', &bytes[from..limit]).map(|i| from + i) {
                     let stops = match bytes[i] {
                         b':' => blank_or_breakz(at(i + 1)),
-                        b'#' => i > 0 && blank(bytes[i - 1]),
-                        _ => at(i + 1) == 0xBB && at(i + 2) == 0xBF, // U+FEFF
+                        _ => i > 0 && blank(bytes[i - 1]),
                     };
                     if stops {
                         break 'runs i;
@@ -413,7 +410,7 @@ impl Input for StrInput<'_> {
         while end > 0 && blank(bytes[end - 1]) {
             end -= 1;
         }
-        // A stop is an ASCII byte or the first byte of U+FEFF: `end` is a char boundary.
+        // A stop is an ASCII byte: `end` is a char boundary.
         let run = &self.buffer[..end];
         let chars = run.bytes().filter(|&b| (b as i8) >= -0x40).count();
         out.push_str(run);
