@@ -33,7 +33,7 @@ use std::ops::Range;
 pub use source::SourceText;
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -61,7 +61,7 @@ impl Severity {
 }
 
 /// The agents whose portability rules `--compat` enables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Compat {
     /// The Agent Skills specification (agentskills.io), its `skills-ref` validator and the
@@ -198,7 +198,7 @@ impl Finding {
 }
 
 /// Counts for the summary line and the JSON `summary` object.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub errors: usize,
@@ -213,7 +213,7 @@ pub struct Summary {
 }
 
 /// A fix as `--fix`/`--diff` handled it, per file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FileFix {
     pub path: String,
