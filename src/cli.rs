@@ -42,6 +42,7 @@ pub struct Cli {
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// The session working directory to discover for (default: the current directory).
+    ///
     /// Resolved lexically, like Node's path.resolve; it need not exist.
     #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
     pub cwd: Option<String>,
@@ -111,8 +112,9 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,
 
-    /// When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout
-    /// is a terminal.
+    /// When to use colour.
+    ///
+    /// `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, help_heading = "Output")]
     pub color: ColorChoice,
 }

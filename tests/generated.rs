@@ -122,3 +122,28 @@ fn help_snapshots() {
     assert!(list.contains("[possible values: human, json]") && !list.contains("sarif"), "{list}");
     check_dir("tests/snapshots/help", files);
 }
+
+/// `docs/cli-contract.md` names every global option, every subcommand and every schema.
+#[test]
+fn the_contract_covers_the_command_line() {
+    let contract = std::fs::read_to_string(support::manifest().join("docs/cli-contract.md")).unwrap();
+    let cmd = dsh_skills::cli::command();
+    let mut missing = Vec::new();
+    for arg in cmd.get_arguments().filter(|a| a.is_global_set()) {
+        let long = format!("`--{}", arg.get_long().unwrap());
+        if !contract.contains(&long) {
+            missing.push(long);
+        }
+    }
+    for sub in cmd.get_subcommands().map(|s| s.get_name()).filter(|n| *n != "help") {
+        if !contract.contains(&format!("dsh-skills {sub}")) {
+            missing.push(format!("dsh-skills {sub}"));
+        }
+    }
+    for doc in Document::ALL {
+        if !contract.contains(&format!("schemas/{}", doc.file_name())) {
+            missing.push(doc.file_name());
+        }
+    }
+    assert!(missing.is_empty(), "docs/cli-contract.md does not mention {missing:?}");
+}
