@@ -42,78 +42,80 @@ pub struct Cli {
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// The session working directory to discover for (default: the current directory).
+    ///
     /// Resolved lexically, like Node's path.resolve; it need not exist.
     #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
     pub cwd: Option<String>,
 
     /// Discover as the harness does with no session cwd: no project roots.
-    #[arg(long, global = true, conflicts_with = "cwd", help_heading = "Discovery")]
+    #[arg(long, global = true, conflicts_with = "cwd", help_heading = "Discovery", hide_short_help = true)]
     pub no_cwd: bool,
 
     /// The harness home (`dshHome`); its `skills/` is the user-dsh root.
     /// Default: $DSH_HOME when not blank, else ~/.dsh. `~`, `~/` and `~\` are expanded.
-    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery", hide_short_help = true)]
     pub dsh_home: Option<String>,
 
     /// The agents home (`agentsHome`); its `skills/` is the user-agents root.
     /// Default: $DSH_AGENTS_HOME (even when empty), else ~/.agents. No tilde expansion.
-    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery", hide_short_help = true)]
     pub agents_home: Option<String>,
 
     /// A custom skill root (`customSkillDirs`), rank 300. Repeatable; order matters.
     /// Relative paths resolve against the current directory.
-    #[arg(long = "custom-dir", global = true, value_name = "DIR", help_heading = "Discovery")]
+    #[arg(long = "custom-dir", global = true, value_name = "DIR", help_heading = "Discovery", hide_short_help = true)]
     pub custom_dirs: Vec<String>,
 
     /// The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way.
     /// Default: $DSH_BUNDLED_SKILL_DIR while default roots are on.
-    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery", hide_short_help = true)]
     pub bundled_dir: Option<String>,
 
     /// Scan only custom dirs and an explicit --bundled-dir (`includeDefaultRoots: false`).
-    #[arg(long, global = true, help_heading = "Discovery")]
+    #[arg(long, global = true, help_heading = "Discovery", hide_short_help = true)]
     pub no_default_roots: bool,
 
     /// Cut catalog descriptions longer than N UTF-16 units (`catalogDescriptionMaxLength`,
     /// default 500, at least 3).
-    #[arg(long, global = true, value_name = "N", value_parser = parse_max_length, help_heading = "Discovery")]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_max_length, help_heading = "Discovery", hide_short_help = true)]
     pub description_max_length: Option<usize>,
 
     /// Ignore the harness's configuration files; only flags and environment count.
-    #[arg(long, global = true, help_heading = "Discovery")]
+    #[arg(long, global = true, help_heading = "Discovery", hide_short_help = true)]
     pub no_config: bool,
 
     /// The dsh profile to read: `web` (`dsh web`, default) or `headless`.
-    #[arg(long, global = true, value_enum, help_heading = "Configuration")]
+    #[arg(long, global = true, value_enum, help_heading = "Configuration", hide_short_help = true)]
     pub profile: Option<Profile>,
 
     /// The agent preset a web session mounts (default: `agent-presets.default` in
     /// $DSH_HOME/settings.yaml, else `standard`).
-    #[arg(long, global = true, value_name = "ID", help_heading = "Configuration")]
+    #[arg(long, global = true, value_name = "ID", help_heading = "Configuration", hide_short_help = true)]
     pub preset: Option<String>,
 
     /// An extra patch layer, applied after the profile and home patch files, as `dsh --patch`.
     /// Repeatable; order matters.
-    #[arg(long = "patch", global = true, value_name = "FILE", help_heading = "Configuration")]
+    #[arg(long = "patch", global = true, value_name = "FILE", help_heading = "Configuration", hide_short_help = true)]
     pub patches: Vec<String>,
 
     /// The directory dsh is launched from; relative paths in configuration files resolve
     /// against it (default: the current directory).
-    #[arg(long, global = true, value_name = "DIR", help_heading = "Configuration")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = "Configuration", hide_short_help = true)]
     pub launch_dir: Option<String>,
 
     /// Collation locale for in-root entry order, read as a value of LC_ALL would be
     /// (sv_SE.UTF-8, de-DE-u-co-phonebk; empty = root). Default: the first of LC_ALL,
     /// LC_MESSAGES, LANG that is set, even empty; en-US when none is, or C or POSIX.
-    #[arg(long, global = true, value_name = "LOCALE", help_heading = "Discovery")]
+    #[arg(long, global = true, value_name = "LOCALE", help_heading = "Discovery", hide_short_help = true)]
     pub locale: Option<String>,
 
-    /// Output format. `lint` also takes github and sarif.
+    /// Output format (`lint` also takes github and sarif).
     #[arg(long, global = true, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,
 
-    /// When to use colour. `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout
-    /// is a terminal.
+    /// When to use colour.
+    ///
+    /// `auto` honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE and whether stdout is a terminal.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, help_heading = "Output")]
     pub color: ColorChoice,
 }
@@ -165,37 +167,92 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// The ranked root scan, the winning skills, shadowed duplicates and every warning.
-    #[command(after_help = "Example:\n  dsh-skills list --format json | jq '.skills[].name'")]
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = LIST_EXAMPLES)]
     List(ListArgs),
 
     /// One skill, and the exact <skill_content> block the model receives for it.
-    #[command(after_help = "Example:\n  dsh-skills show my-skill --rendered")]
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = SHOW_EXAMPLES)]
     Show(ShowArgs),
 
     /// The exact catalog text the model sees for the working directory.
-    #[command(after_help = "Example:\n  dsh-skills catalog --cwd ~/project --format json")]
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = CATALOG_EXAMPLES)]
     Catalog(CatalogArgs),
 
     /// Why this copy of a skill wins, why others are shadowed or skipped, and where it ends up.
-    #[command(
-        after_help = "Example:\n  dsh-skills explain pdf-tools\n\nExit status: 0 when a skill of that name is available, 1 when none is."
-    )]
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = EXPLAIN_EXAMPLES)]
     Explain(ExplainArgs),
 
     /// Lint skill files: every problem, with what the harness will do about it.
-    #[command(after_help = LINT_AFTER_HELP)]
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = LINT_AFTER_HELP)]
     Lint(LintArgs),
 
-    /// Print a shell completion script.
-    #[command(
-        after_help = "Example:\n  dsh-skills completions bash > ~/.local/share/bash-completion/completions/dsh-skills"
-    )]
+    /// Print a shell completion script (subcommands, options, skill names, rule ids).
+    #[command(after_long_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
+
+    /// Print the JSON Schema of a command's `--format json` output.
+    #[command(after_long_help = SCHEMA_EXAMPLES)]
+    Schema(SchemaArgs),
 }
+
+const SHORT_AFTER_HELP: &str = "More options (discovery, configuration) and examples: --help";
+
+const LIST_EXAMPLES: &str = "\
+Examples:
+  dsh-skills list                                   roots, winners, shadowed copies, problems
+  dsh-skills list --verbose                         with the harness's log line behind each problem
+  dsh-skills list --format json | jq -r '.skills[].name'
+
+Exit status: 0 done; 1 discovery incomplete (a provider failed; the harness would publish no
+catalog); 2 usage error or internal failure.";
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  dsh-skills show pdf-tools                    the winning copy, its body and where it comes from
+  dsh-skills show pdf-tools --rendered         exactly what the `skill` tool returns to the model
+  dsh-skills show pdf-tools --format json      the skill definition, for scripts
+
+Exit status: 0 done; 2 no skill of that name (the message lists close names), usage error or
+internal failure.";
+
+const CATALOG_EXAMPLES: &str = "\
+Examples:
+  dsh-skills catalog                           the catalog the model sees here
+  dsh-skills catalog --cwd ~/project --format json
+  dsh-skills catalog --digest                  the harness's catalog digest
+  dsh-skills catalog --update                  the replacement a running session receives
+
+Exit status: 0 done; 1 discovery incomplete (the harness would publish no catalog); 2 usage
+error or internal failure.";
+
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  dsh-skills explain pdf-tools                 why this copy wins and where it ends up
+  dsh-skills explain pdf-tools --format json
+
+Exit status: 0 when a skill of that name is available, 1 when none is, 2 usage error.";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+The scripts call dsh-skills back to complete skill names (for the discovery options on the
+command line) and lint rule ids, so `dsh-skills` must be on PATH.
+
+Examples:
+  source <(dsh-skills completions bash)        in ~/.bashrc
+  dsh-skills completions zsh > ~/.zfunc/_dsh-skills
+  dsh-skills completions fish > ~/.config/fish/completions/dsh-skills.fish";
+
+const SCHEMA_EXAMPLES: &str = "\
+Every JSON document carries `schemaVersion` and `tool`; the schemas (JSON Schema 2020-12) are
+also committed in the repository's schemas/ folder.
+
+Examples:
+  dsh-skills schema list > list.schema.json
+  dsh-skills schema lint | jq '.properties.findings'";
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The skill name to explain (need not exist).
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::skill_names))]
     pub name: String,
 }
 
@@ -206,14 +263,23 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The JSON document: a command's `--format json` output (`rule` is `lint --explain <RULE>`).
+    #[arg(value_enum)]
+    pub document: crate::schema::Document,
+}
+
 const LINT_AFTER_HELP: &str = "\
 Examples:
   dsh-skills lint                          every skill the harness scans for this directory
-  dsh-skills lint skills/                  a directory of skills, read as a skill root
+  dsh-skills lint .agents/skills .dsh/skills   the project's skill roots, read as roots
   dsh-skills lint --format github --deny warnings
   dsh-skills lint --explain yaml-syntax
 
 Configuration: .dsh-skills-lint.yaml, found by walking up from the cwd.
+Rules: `dsh-skills lint --explain all` lists them; suppress one in the frontmatter with
+`# dsh-skills-lint: disable <rule>`.
 Exit status: 0 no finding at or above the failing level; 1 findings at or above it;
 2 usage error, invalid configuration or internal failure.";
 
@@ -224,8 +290,9 @@ pub struct LintArgs {
     /// Default: every root the harness scans for the cwd.
     pub paths: Vec<String>,
 
-    /// Explain a rule (its id, default level, why it matters, how to fix it) and exit.
-    #[arg(long, value_name = "RULE")]
+    /// Explain a rule (its id, default level, why it matters, how to fix it) and exit;
+    /// `all` lists every rule.
+    #[arg(long, value_name = "RULE", add = clap_complete::ArgValueCandidates::new(crate::complete::rule_ids))]
     pub explain: Option<String>,
 
     /// Exit 1 when a finding reaches this level (default: error).
@@ -286,6 +353,7 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The skill name (the frontmatter `name`, not the folder name).
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::skill_names))]
     pub name: String,
 
     /// Print exactly what the `skill` tool returns to the model, and nothing else.
@@ -307,4 +375,39 @@ pub struct CatalogArgs {
     /// Do not print the statistics (entries, size, cut descriptions) on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// The command definition as the binary parses it: [`Cli::command`] plus what derive cannot say
+/// per subcommand. clap copies each global option into every subcommand that lacks an option
+/// of that id when the command is built; each subcommand here gets its own copy first: one that
+/// offers only the `--format` values it accepts, and for `completions` and `schema` hidden
+/// copies of the discovery, configuration and output options, which mean nothing to them.
+/// Help, completions, man pages and the help snapshots all come from this function.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    let mut cmd = Cli::command();
+    let globals: Vec<clap::Arg> = cmd.get_arguments().filter(|a| a.is_global_set()).cloned().collect();
+    let format = globals.iter().find(|a| a.get_id() == "format").expect("a global --format").clone();
+    let formats = |values: &'static [&'static str]| {
+        PossibleValuesParser::new(values.iter().copied())
+            .map(|v| <Format as ValueEnum>::from_str(&v, true).expect("a listed format value"))
+    };
+    for name in ["list", "show", "catalog", "explain"] {
+        let arg = format.clone().value_parser(formats(&["human", "json"])).help("Output format");
+        cmd = cmd.mut_subcommand(name, |sub| sub.arg(arg));
+    }
+    let arg = format
+        .value_parser(formats(&["human", "json", "github", "sarif"]))
+        .help("Output format: human (rustc style), json, github (workflow annotations), sarif (2.1.0)");
+    cmd = cmd.mut_subcommand("lint", |sub| sub.arg(arg));
+    for name in ["completions", "schema"] {
+        cmd = cmd.mut_subcommand(name, |mut sub| {
+            for a in &globals {
+                sub = sub.arg(a.clone().hide(true));
+            }
+            sub
+        });
+    }
+    cmd
 }

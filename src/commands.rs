@@ -68,8 +68,13 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Run a parsed command line. `Err` carries an I/O failure or a usage error (exit 2).
 pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
-    if let Command::Completions(args) = &cli.command {
-        return completions(args, io);
+    match &cli.command {
+        Command::Completions(args) => return completions(args, io),
+        Command::Schema(args) => {
+            io.out.write_all(args.document.text().as_bytes())?;
+            return Ok(EXIT_OK);
+        }
+        _ => {}
     }
     let var = |k: &str| std::env::var(k).ok();
     input_warnings(&cli.global, env, io)?;
@@ -95,7 +100,7 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
             explain_cmd(&cli.global, args, &settings, env, io)
         }
         Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
-        Command::Completions(_) => unreachable!("handled above"),
+        Command::Completions(_) | Command::Schema(_) => unreachable!("handled above"),
     }
 }
 
@@ -361,10 +366,9 @@ fn explain_cmd(
     Ok(if x.winner.is_some() { EXIT_OK } else { EXIT_INCOMPLETE })
 }
 
+/// The registration script; its errors (a closed pipe, a full disk) are returned, not panics.
 fn completions(args: &CompletionsArgs, io: &mut Io) -> anyhow::Result<u8> {
-    use clap::CommandFactory;
-    let mut cmd = Cli::command();
-    clap_complete::generate(args.shell, &mut cmd, "dsh-skills", &mut *io.out);
+    crate::complete::registration(args.shell, &mut *io.out)?;
     Ok(EXIT_OK)
 }
 

@@ -1,8 +1,8 @@
 //! The `dsh-skills` binary: parse arguments, run the command, map the outcome to an exit status.
 //! The only place that touches the process's streams.
 
-use clap::Parser;
-use dsh_skills::cli::{Cli, ColorChoice};
+use clap::FromArgMatches;
+use dsh_skills::cli::{self, Cli, ColorChoice};
 use dsh_skills::commands::{self, EXIT_USAGE, Io, UsageError};
 use dsh_skills::discover::Environment;
 use dsh_skills::term::{self, ColorMode, Term};
@@ -19,13 +19,31 @@ fn main() -> ExitCode {
         );
         std::process::exit(i32::from(EXIT_USAGE));
     }));
-    let cli = match Cli::try_parse() {
+    // A completion script calling back (`DSH_SKILLS_COMPLETE=<shell>`): answer and stop.
+    if let Some(answered) = dsh_skills::complete::respond(std::env::args_os().collect(), &mut io::stdout().lock()) {
+        return match answered {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "error: {e}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        };
+    }
+    let parsed = cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
-            // --help and --version print to stdout and exit 0; usage errors exit 2.
+            // --help and --version print to stdout and exit 0; usage errors exit 2. Help that
+            // cannot be written (a full disk) is an error too; a closed pipe is not.
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            return match e.print() {
+                Err(w) if w.kind() != io::ErrorKind::BrokenPipe => {
+                    let _ = writeln!(io::stderr(), "error: cannot write the help text: {w}");
+                    ExitCode::from(EXIT_USAGE)
+                }
+                _ => ExitCode::from(code),
+            };
         }
     };
     let env = Environment::from_process();

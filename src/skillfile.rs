@@ -61,7 +61,7 @@ pub fn split_frontmatter(raw: &str) -> Result<Frontmatter, NoFrontmatter> {
 }
 
 /// `{modelInvocable, userInvocable}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Invocation {
     pub model_invocable: bool,

@@ -69,7 +69,7 @@ const SKIP_DIRS: &[&str] = &[
 ];
 
 /// Where an unscanned folder is, relative to what the harness scans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Place {
     /// Another agent's folder (or a top-level `skills/`) in the project root or a parent of the
@@ -86,7 +86,7 @@ pub enum Place {
 }
 
 /// How to make the harness find the skills of an unscanned folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Remedy {
     /// The root the harness scans that the skills should go to.
@@ -106,7 +106,7 @@ pub struct Remedy {
 }
 
 /// One folder with skill-like content that the harness does not scan.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Folder {
     pub path: String,
@@ -125,7 +125,7 @@ pub struct Folder {
 }
 
 /// What the search found and how far it went.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Search {
     pub folders: Vec<Folder>,

@@ -66,7 +66,9 @@ impl Fixture {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        cmd.output().unwrap()
+        let out = cmd.output().unwrap();
+        support::check_json(args, &out);
+        out
     }
 
     fn json(&self, args: &[&str], env: &[(&str, &str)]) -> Value {

@@ -177,7 +177,9 @@ fn run(binary: &Path, args: &[String], case: &Value, tree: &str) -> Option<Outpu
     }
     let pcwd = case["processCwd"].as_str().map(|p| format!("{tree}/{p}")).unwrap_or_else(|| tree.to_string());
     cmd.current_dir(pcwd);
-    Some(cmd.output().expect("run dsh-skills"))
+    let out = cmd.output().expect("run dsh-skills");
+    support::check_json(args, &out);
+    Some(out)
 }
 
 fn rel(v: &str, tree: &str) -> String {

@@ -2,6 +2,9 @@
 //! measure speed), exit 0, 1 or 2, never panic, and never let an escape sequence from a skill file
 //! reach the terminal.
 
+#[path = "support.rs"]
+mod support;
+
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -350,6 +353,7 @@ fn files_over_two_gib_fail_the_provider_as_node_does() {
         ])
         .output()
         .unwrap();
+    support::check_json(&["list", "--format", "json"], &out);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -371,6 +375,7 @@ fn non_utf8_names_are_mangled_as_node_mangles_them() {
         .arg(&bundled)
         .output()
         .unwrap();
+    support::check_json(&["list", "--format", "json"], &out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // Node decodes the name lossily, cannot find the link again, and warns (bundled root only).
     let link = format!("{root}/bundled/l\u{fffd}ink.md");

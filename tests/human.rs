@@ -3,6 +3,9 @@
 //! temporary directory; the tree's path is written `[T]` in the golden files.
 //! Regenerate with `UPDATE_GOLDEN=1 cargo test --test human`.
 
+#[path = "support.rs"]
+mod support;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -70,6 +73,7 @@ impl Tree {
             cmd.env(k, v);
         }
         let out = cmd.output().unwrap();
+        support::check_json(args, &out);
         let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(&t, "[T]");
         (out.status.code().unwrap_or(-1), clean(&out.stdout), clean(&out.stderr))
     }

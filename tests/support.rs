@@ -110,7 +110,9 @@ pub fn command(cwd: &Path, home: &Path) -> Command {
 }
 
 pub fn run(cwd: &Path, home: &Path, args: &[&str]) -> Output {
-    command(cwd, home).args(args).output().expect("run dsh-skills")
+    let out = command(cwd, home).args(args).output().expect("run dsh-skills");
+    check_json(args, &out);
+    out
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -216,4 +218,70 @@ pub fn make_traversable(tree: &Path, case: &Value) {
 /// Give the owner back every permission, so the temporary tree can be removed.
 pub fn restore_permissions(tree: &Path) {
     let _ = Command::new("chmod").args(["-R", "u+rwx"]).arg(tree).output();
+}
+
+/// The committed schema of a document, made strict: an object may hold only the fields its
+/// schema names (the published schemas allow more, so that older consumers keep working).
+fn strict_validator(doc: &str) -> jsonschema::Validator {
+    fn strict(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                if m.contains_key("properties") && !m.contains_key("additionalProperties") {
+                    m.insert("additionalProperties".into(), Value::Bool(false));
+                }
+                m.values_mut().for_each(strict);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strict),
+            _ => {}
+        }
+    }
+    let path = manifest().join("schemas").join(format!("{doc}.schema.json"));
+    let mut schema: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    strict(&mut schema);
+    jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Which schema the JSON that `dsh-skills <args>` prints follows, if it prints JSON.
+pub fn json_document(args: &[String]) -> Option<&'static str> {
+    let has = |a: &str| args.iter().any(|x| x == a);
+    let json = args.windows(2).any(|w| w[0] == "--format" && w[1] == "json") || has("--format=json");
+    if !json || has("--rendered") || has("--help") || has("-h") {
+        return None;
+    }
+    let command = args.iter().find(|a| ["list", "catalog", "show", "explain", "lint"].contains(&a.as_str()))?;
+    if command == "lint" {
+        return match args.iter().position(|a| a == "--explain") {
+            Some(i) if args.get(i + 1).is_some_and(|r| r == "all") => None,
+            Some(_) => Some("rule"),
+            None => Some("lint"),
+        };
+    }
+    Some(match command.as_str() {
+        "list" => "list",
+        "catalog" => "catalog",
+        "show" => "show",
+        "explain" => "explain",
+        _ => unreachable!(),
+    })
+}
+
+/// When `dsh-skills <args>` printed a JSON document, check it against its schema (strict):
+/// every test that runs the binary through these helpers checks its JSON this way.
+pub fn check_json<S: AsRef<std::ffi::OsStr>>(args: &[S], out: &Output) {
+    let args: Vec<String> = args.iter().map(|a| a.as_ref().to_string_lossy().into_owned()).collect();
+    let Some(doc) = json_document(&args) else { return };
+    if out.stdout.is_empty() || !matches!(out.status.code(), Some(0 | 1)) {
+        return;
+    }
+    static VALIDATORS: std::sync::OnceLock<std::collections::HashMap<&'static str, jsonschema::Validator>> =
+        std::sync::OnceLock::new();
+    let validators = VALIDATORS.get_or_init(|| {
+        ["list", "catalog", "show", "explain", "lint", "rule"].into_iter().map(|d| (d, strict_validator(d))).collect()
+    });
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("dsh-skills {args:?} printed no JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))
+    });
+    let errors: Vec<String> =
+        validators[doc].iter_errors(&value).take(5).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "dsh-skills {args:?}: the JSON does not follow schemas/{doc}.schema.json: {errors:#?}");
 }

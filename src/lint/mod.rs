@@ -35,7 +35,7 @@ use std::ops::Range;
 pub use source::SourceText;
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -63,7 +63,7 @@ impl Severity {
 }
 
 /// The agents whose portability rules `--compat` enables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Compat {
     /// The Agent Skills specification (agentskills.io), its `skills-ref` validator and the
@@ -114,7 +114,7 @@ pub struct Fix {
 
 /// A concrete change that makes a finding go away, in a form a script (and the advice-applying
 /// test) can carry out. Paths are absolute.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Action {
     /// Rename or move files or folders: each `[from, to]`.
@@ -224,7 +224,7 @@ impl Finding {
 }
 
 /// Counts for the summary line and the JSON `summary` object.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub errors: usize,
@@ -239,7 +239,7 @@ pub struct Summary {
 }
 
 /// A fix as `--fix`/`--diff` handled it, per file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FileFix {
     pub path: String,

@@ -10,7 +10,7 @@ use crate::platform;
 use crate::snapshot::{ProviderRun, Settings, Snapshot};
 
 /// What a path on the command line was taken as.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Input {
     pub path: String,

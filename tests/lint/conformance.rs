@@ -148,5 +148,7 @@ fn run_case(fx: &support::Fixture, case: &Value, args: &[String]) -> Option<std:
     }
     let pcwd = case["processCwd"].as_str().map(|p| format!("{tree}/{p}")).unwrap_or_else(|| tree.clone());
     cmd.current_dir(pcwd);
-    Some(cmd.output().expect("run dsh-skills"))
+    let out = cmd.output().expect("run dsh-skills");
+    support::check_json(args, &out);
+    Some(out)
 }

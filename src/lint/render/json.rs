@@ -1,13 +1,14 @@
-//! The JSON format (schema version 1, documented in the README).
+//! The JSON format (schema version 1, documented in the README; `schemas/lint.schema.json`).
 
-use super::super::{FileFix, Finding, Report, Severity, Summary, rules};
+use super::super::{Compat, FileFix, Finding, Report, Severity, Summary, rules};
+use crate::schema::Tool;
+use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::json;
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub use crate::schema::SCHEMA_VERSION;
 
 /// One finding as the schema writes it; borrowed from the report, serialized as it streams.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct FindingOut<'a> {
     rule: &'a str,
@@ -29,35 +30,27 @@ struct FindingOut<'a> {
     action: Option<&'a super::super::Action>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct RelatedOut<'a> {
     path: &'a str,
     line: Option<usize>,
     message: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct FixOut<'a> {
     description: &'a str,
     edits: Vec<EditOut<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct EditOut<'a> {
     start: usize,
     end: usize,
     replacement: &'a str,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Tool {
-    name: &'static str,
-    version: &'static str,
-    harness_version: &'static str,
-}
-
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Doc<'a> {
     schema_version: u32,
@@ -73,6 +66,16 @@ struct Doc<'a> {
 
 /// The findings, converted one at a time while they are written (no tree of values).
 struct Findings<'a>(&'a Report);
+
+impl JsonSchema for Findings<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Findings".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<FindingOut<'static>>>::json_schema(generator)
+    }
+}
 
 impl Serialize for Findings<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -121,11 +124,7 @@ fn finding<'a>(report: &'a Report, f: &'a Finding) -> FindingOut<'a> {
 pub fn render(report: &Report) -> String {
     let doc = Doc {
         schema_version: SCHEMA_VERSION,
-        tool: Tool {
-            name: "dsh-skills",
-            version: env!("CARGO_PKG_VERSION"),
-            harness_version: crate::cli::HARNESS_VERSION,
-        },
+        tool: Tool::THIS,
         complete: report.complete,
         summary: &report.summary,
         findings: Findings(report),
@@ -139,20 +138,58 @@ pub fn render(report: &Report) -> String {
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
+/// The schema of [`render`]'s document.
+pub fn schema() -> schemars::Schema {
+    crate::schema::generate::<Doc<'static>>()
+}
+
+/// `lint --explain <RULE> --format json`.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct RuleDoc {
+    schema_version: u32,
+    tool: Tool,
+    id: &'static str,
+    /// The default severity.
+    severity: Severity,
+    /// Portability rules are off unless `--compat` or the configuration enables them.
+    enabled_by_default: bool,
+    /// The `--compat` targets that enable the rule.
+    compat: &'static [Compat],
+    group: &'static str,
+    summary: &'static str,
+    explanation: &'static str,
+    fix: &'static str,
+    note: Option<&'static str>,
+    /// Whether `--fix` can fix its findings.
+    fixable: bool,
+}
+
+/// The schema of [`rule`]'s document.
+pub fn rule_schema() -> schemars::Schema {
+    crate::schema::generate::<RuleDoc>()
+}
+
 /// One rule as JSON, for `--explain <rule> --format json`.
 pub fn rule(r: &rules::Rule) -> String {
-    let doc = json!({
-        "id": r.id,
-        "severity": r.severity,
-        "enabledByDefault": r.compat.is_empty(),
-        "compat": r.compat,
-        "group": match r.group { rules::Group::Skipped => "skipped", rules::Group::Suspicious => "suspicious", rules::Group::Portability => "portability" },
-        "summary": r.summary,
-        "explanation": r.explanation,
-        "fix": r.fix,
-        "note": r.note,
-        "fixable": r.fixable,
-    });
+    let doc = RuleDoc {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool::THIS,
+        id: r.id,
+        severity: r.severity,
+        enabled_by_default: r.compat.is_empty(),
+        compat: r.compat,
+        group: match r.group {
+            rules::Group::Skipped => "skipped",
+            rules::Group::Suspicious => "suspicious",
+            rules::Group::Portability => "portability",
+        },
+        summary: r.summary,
+        explanation: r.explanation,
+        fix: r.fix,
+        note: r.note,
+        fixable: r.fixable,
+    };
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s

@@ -1,0 +1,124 @@
+//! JSON Schemas of every `--format json` document, generated from the Rust types that are
+//! serialized ([`schemars`]). `dsh-skills schema <document>` prints one; `schemas/` holds them
+//! all, kept in step by a test (`UPDATE_GENERATED=1 cargo test --test generated` rewrites them).
+//!
+//! Every document starts with `schemaVersion` and `tool`. The version changes only when a field
+//! is removed or changes meaning; new fields may appear in any version.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The version of every JSON document's layout.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// `tool` in every JSON document: who wrote it, and which harness behaviour it reproduces.
+#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    /// Always `dsh-skills`.
+    #[schemars(extend("const" = "dsh-skills"))]
+    pub name: &'static str,
+    /// The dsh-skills version.
+    pub version: &'static str,
+    /// The DeepSeek Harness release whose behaviour is reproduced.
+    pub harness_version: &'static str,
+}
+
+/// The schema of `T` as it serializes (an `Option` field is required, and may be null, unless
+/// it is skipped when empty).
+pub fn generate<T: JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>()
+}
+
+impl Tool {
+    pub const THIS: Tool =
+        Tool { name: "dsh-skills", version: env!("CARGO_PKG_VERSION"), harness_version: crate::cli::HARNESS_VERSION };
+}
+
+/// A JSON document dsh-skills prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Document {
+    /// `list --format json`
+    List,
+    /// `catalog --format json`
+    Catalog,
+    /// `show <NAME> --format json`
+    Show,
+    /// `explain <NAME> --format json`
+    Explain,
+    /// `lint --format json`
+    Lint,
+    /// `lint --explain <RULE> --format json`
+    Rule,
+}
+
+impl Document {
+    pub const ALL: [Document; 6] =
+        [Document::List, Document::Catalog, Document::Show, Document::Explain, Document::Lint, Document::Rule];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Document::List => "list",
+            Document::Catalog => "catalog",
+            Document::Show => "show",
+            Document::Explain => "explain",
+            Document::Lint => "lint",
+            Document::Rule => "rule",
+        }
+    }
+
+    /// The file name under `schemas/`.
+    pub fn file_name(self) -> String {
+        format!("{}.schema.json", self.name())
+    }
+
+    /// The schema (JSON Schema 2020-12), describing the document as it is written.
+    pub fn schema(self) -> serde_json::Value {
+        use crate::report::{CatalogDoc, ExplainDoc, ListDoc, ShowDoc};
+        let schema = match self {
+            Document::List => generate::<ListDoc<'static>>(),
+            Document::Catalog => generate::<CatalogDoc<'static>>(),
+            Document::Show => generate::<ShowDoc<'static>>(),
+            Document::Explain => generate::<ExplainDoc<'static>>(),
+            Document::Lint => crate::lint::render::json::schema(),
+            Document::Rule => crate::lint::render::json::rule_schema(),
+        };
+        let mut fields = match schema.to_value() {
+            serde_json::Value::Object(m) => m,
+            _ => unreachable!("a document's schema is an object"),
+        };
+        // `$schema` and a title first; `schemaVersion` is a constant of this version.
+        let mut out = serde_json::Map::new();
+        if let Some(v) = fields.remove("$schema") {
+            out.insert("$schema".into(), v);
+        }
+        out.insert("title".into(), format!("dsh-skills {}", self.to_possible_value_help()).into());
+        fields.remove("title");
+        if let Some(props) = fields.get_mut("properties").and_then(|p| p.as_object_mut()) {
+            props.insert(
+                "schemaVersion".into(),
+                serde_json::json!({"const": SCHEMA_VERSION, "description": "The version of this document's layout."}),
+            );
+        }
+        out.extend(fields);
+        serde_json::Value::Object(out)
+    }
+
+    fn to_possible_value_help(self) -> &'static str {
+        match self {
+            Document::List => "list --format json",
+            Document::Catalog => "catalog --format json",
+            Document::Show => "show <NAME> --format json",
+            Document::Explain => "explain <NAME> --format json",
+            Document::Lint => "lint --format json",
+            Document::Rule => "lint --explain <RULE> --format json",
+        }
+    }
+
+    /// The schema as the committed file holds it: pretty JSON and a final newline.
+    pub fn text(self) -> String {
+        let mut s = serde_json::to_string_pretty(&self.schema()).expect("a schema serializes");
+        s.push('\n');
+        s
+    }
+}
