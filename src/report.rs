@@ -445,9 +445,8 @@ pub fn explain<'a>(s: &'a Snapshot, x: &'a Explanation) -> ExplainDoc<'a> {
             Err(why) => CatalogFateOut::Excluded { included: false, reason: why },
         }),
         user_invocable: x.fate.as_ref().map(|f| f.user_invocable),
-        provider_errors: (!s.complete).then(|| {
-            x.failures.iter().map(|(p, e)| ProviderErrorOut { provider: p, error: e }).collect()
-        }),
+        provider_errors: (!s.complete)
+            .then(|| x.failures.iter().map(|(p, e)| ProviderErrorOut { provider: p, error: e }).collect()),
         would_come_from: (!s.complete).then(|| {
             x.would_come_from
                 .iter()
