@@ -734,12 +734,10 @@ impl<'input, T: Input> Parser<'input, T> {
                     }
                     tags.insert(handle.to_string(), prefix.to_string());
                 }
-                Token(_, TokenType::ReservedDirective(_, _)) => {
-                    // Reserved directives are ignored
-                }
-                // dsh-skills patch: a byte order mark may start any line before the document
-                // (npm yaml's lexer skips it at every line start in its "stream" state).
-                Token(_, TokenType::ByteOrderMark) => {}
+                // Reserved directives are ignored. dsh-skills patch: and so is a byte order mark,
+                // which may start any line before the document (npm yaml's lexer skips it at
+                // every line start in its "stream" state).
+                Token(_, TokenType::ReservedDirective(_, _) | TokenType::ByteOrderMark) => {}
                 _ => break,
             }
             self.skip();
