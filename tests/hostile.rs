@@ -5,6 +5,8 @@
 #[path = "support.rs"]
 mod support;
 
+use support::strip_sgr;
+
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -123,24 +125,6 @@ fn run_bounded(mut cmd: Command, label: &str, args: &[&str]) -> (i32, Vec<u8>, S
     use std::os::unix::process::ExitStatusExt;
     let code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
     (code, out, err)
-}
-
-fn strip_sgr(s: &str) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(i) = rest.find("\u{1b}[") {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i + 2..];
-        let end = tail.find(|c: char| !(c.is_ascii_digit() || c == ';')).unwrap_or(tail.len());
-        if tail[end..].starts_with('m') {
-            rest = &tail[end + 1..];
-        } else {
-            out.push('\u{1b}');
-            rest = &rest[i + 1..];
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 fn mkfifo(path: &Path) {

@@ -10,12 +10,15 @@
 //! the master are the bytes the program wrote.
 #![cfg(unix)]
 
+mod support;
+
 use std::fs;
 use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::strip_sgr;
 
 /// Like the hostile suite: a hang detector, not a speed test.
 const LIMIT: Duration = Duration::from_secs(60);
@@ -116,25 +119,6 @@ fn openpty() -> (OwnedFd, OwnedFd) {
         assert_eq!(libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &t), 0);
     }
     (master, slave)
-}
-
-/// Our own colour (SGR: `ESC [ digits ; … m`) removed; any other escape is left in place.
-fn strip_sgr(s: &str) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(i) = rest.find("\u{1b}[") {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i + 2..];
-        let end = tail.find(|c: char| !(c.is_ascii_digit() || c == ';')).unwrap_or(tail.len());
-        if tail[end..].starts_with('m') {
-            rest = &tail[end + 1..];
-        } else {
-            out.push('\u{1b}');
-            rest = &rest[i + 1..];
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Characters a terminal obeys: C0 controls other than line feed, carriage return (raw mode

@@ -285,3 +285,22 @@ pub fn check_json<S: AsRef<std::ffi::OsStr>>(args: &[S], out: &Output) {
         validators[doc].iter_errors(&value).take(5).map(|e| format!("{} at {}", e, e.instance_path())).collect();
     assert!(errors.is_empty(), "dsh-skills {args:?}: the JSON does not follow schemas/{doc}.schema.json: {errors:#?}");
 }
+
+/// Our own colour (SGR: `ESC [ digits ; … m`) removed; any other escape is left in place.
+pub fn strip_sgr(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 2..];
+        let end = tail.find(|c: char| !(c.is_ascii_digit() || c == ';')).unwrap_or(tail.len());
+        if tail[end..].starts_with('m') {
+            rest = &tail[end + 1..];
+        } else {
+            out.push('\u{1b}');
+            rest = &rest[i + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}

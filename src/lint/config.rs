@@ -138,12 +138,7 @@ impl Config {
                     }
                 }
                 "extra-keys" => {
-                    let items: Vec<&Value> = match value {
-                        Value::Array(a) => a.iter().collect(),
-                        Value::Null => Vec::new(),
-                        v => vec![v],
-                    };
-                    for item in items {
+                    for item in list_items(value) {
                         match item {
                             Value::String(k) if !k.is_empty() => {
                                 if let Some(h) = crate::lint::check::HARNESS_KEYS
@@ -171,12 +166,7 @@ impl Config {
                     }
                 }
                 "unscanned-ok" => {
-                    let items: Vec<&Value> = match value {
-                        Value::Array(a) => a.iter().collect(),
-                        Value::Null => Vec::new(),
-                        v => vec![v],
-                    };
-                    for item in items {
+                    for item in list_items(value) {
                         match item {
                             Value::String(s) if !s.is_empty() => config.unscanned_ok.push(s.clone()),
                             _ => return Err("`unscanned-ok` takes a list of folder paths".into()),
@@ -335,6 +325,15 @@ impl Suppressions {
             }
             _ => false,
         }
+    }
+}
+
+/// The items of a list setting: a list, one value standing for a list of one, or nothing.
+fn list_items(value: &Value) -> Vec<&Value> {
+    match value {
+        Value::Array(a) => a.iter().collect(),
+        Value::Null => Vec::new(),
+        v => vec![v],
     }
 }
 
