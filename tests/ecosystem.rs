@@ -135,6 +135,19 @@ fn completions_into_head_never_fail() {
     assert!(out.status.success() && out.stdout.is_empty(), "{}{}", text(&out.stdout), text(&out.stderr));
 }
 
+/// Run `program` in `shell` (started with `no_config`, e.g. `--norc`), with the binary on PATH
+/// and a home that holds no skills.
+fn run_shell(shell: &str, no_config: &str, program: &str) -> std::process::Output {
+    Command::new(shell)
+        .arg(no_config)
+        .arg("-c")
+        .arg(program)
+        .env("PATH", path_with_binary())
+        .env("HOME", std::env::temp_dir().join("dsh-skills-test-no-home"))
+        .output()
+        .unwrap()
+}
+
 /// A directory holding `dsh-skills` for the completion scripts to call back.
 fn path_with_binary() -> String {
     let dir: PathBuf = support::bin().parent().unwrap().to_path_buf();
@@ -158,14 +171,7 @@ printf '%s\n' "${{COMPREPLY[@]}}""#,
         script = shell_quote(&script.to_string_lossy()),
         words = quoted.join(" ")
     );
-    let out = Command::new("bash")
-        .arg("--norc")
-        .arg("-c")
-        .arg(program)
-        .env("PATH", path_with_binary())
-        .env("HOME", std::env::temp_dir().join("dsh-skills-test-no-home"))
-        .output()
-        .unwrap();
+    let out = run_shell("bash", "--norc", &program);
     assert!(out.status.success(), "bash: {}", text(&out.stderr));
     text(&out.stdout).lines().map(str::to_string).filter(|l| !l.is_empty()).collect()
 }
@@ -215,14 +221,7 @@ fn fish_completes_options_skill_names_and_rule_ids() {
     let script = support::manifest().join("completions/dsh-skills.fish");
     let complete = |line: &str| -> Vec<String> {
         let program = format!("source {}; complete -C {}", shell_quote(&script.to_string_lossy()), shell_quote(line));
-        let out = Command::new("fish")
-            .arg("--no-config")
-            .arg("-c")
-            .arg(program)
-            .env("PATH", path_with_binary())
-            .env("HOME", std::env::temp_dir().join("dsh-skills-test-no-home"))
-            .output()
-            .unwrap();
+        let out = run_shell("fish", "--no-config", &program);
         assert!(out.status.success(), "fish: {}", text(&out.stderr));
         text(&out.stdout).lines().map(|l| l.split('\t').next().unwrap_or("").to_string()).collect()
     };
@@ -254,14 +253,7 @@ _clap_dynamic_completer_dsh_skills"#,
             script = shell_quote(&script.to_string_lossy()),
             words = quoted.join(" ")
         );
-        let out = Command::new("zsh")
-            .arg("-f")
-            .arg("-c")
-            .arg(program)
-            .env("PATH", path_with_binary())
-            .env("HOME", std::env::temp_dir().join("dsh-skills-test-no-home"))
-            .output()
-            .unwrap();
+        let out = run_shell("zsh", "-f", &program);
         text(&out.stdout)
             .lines()
             .map(|l| l.split(':').next().unwrap_or("").to_string())

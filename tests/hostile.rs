@@ -11,7 +11,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -108,18 +108,7 @@ fn run_bounded(mut cmd: Command, label: &str, args: &[&str]) -> (i32, Vec<u8>, S
         std::io::Read::read_to_end(&mut stderr, &mut v).ok();
         v
     });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{label} {args:?}: still running after {LIMIT:?} (a hang)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = support::wait_bounded(&mut child, LIMIT, &format_args!("{label} {args:?}"));
     let out = out_reader.join().unwrap();
     let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
     use std::os::unix::process::ExitStatusExt;

@@ -17,7 +17,7 @@ use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use support::strip_sgr;
 
 /// Like the hostile suite: a hang detector, not a speed test.
@@ -83,18 +83,7 @@ fn run(root: &std::path::Path, args: &[&str], on_pty: bool) -> Out {
         stderr.read_to_end(&mut v).ok();
         v
     });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{args:?}: still running after {LIMIT:?} (a hang)");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = support::wait_bounded(&mut child, LIMIT, &format_args!("{args:?}"));
     let stdout = out_reader.join().unwrap();
     let stderr = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
     assert!(!stderr.contains("panicked"), "{args:?} panicked:\n{stderr}");

@@ -304,3 +304,23 @@ pub fn strip_sgr(s: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// Wait for `child` at most `limit`; on a hang, kill it and fail the test naming `what`.
+pub fn wait_bounded(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+    what: &dyn std::fmt::Display,
+) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?} (a hang)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
