@@ -46,40 +46,7 @@ pub fn run(
     Ok(if snap.complete { EXIT_OK } else { EXIT_INCOMPLETE })
 }
 
+/// Why there is no catalog, on stderr (stdout stays empty, as the harness publishes nothing).
 fn explain_no_catalog(s: &Snapshot, why: Option<NoCatalog>, config: &Report, io: &mut Io) -> io::Result<()> {
-    match why {
-        Some(NoCatalog::Incomplete) => {
-            for (name, e) in s.provider_errors() {
-                writeln!(
-                    io.err,
-                    "no catalog: skill provider \"{name}\" failed, so discovery is incomplete and the harness publishes nothing: {}",
-                    crate::render::term::safe(e)
-                )?;
-            }
-        }
-        Some(NoCatalog::NoSkillTool) => match &config.no_tool_reason {
-            Some(reason) => writeln!(
-                io.err,
-                "no catalog: the `skill` tool is not mounted ({}), so the model gets no catalog",
-                crate::render::term::safe(reason)
-            )?,
-            None => writeln!(
-                io.err,
-                "no catalog: the `skill` tool is not mounted in this configuration, so the model gets no catalog"
-            )?,
-        },
-        Some(NoCatalog::NoModelInvocableSkill) => {
-            let hidden = s.winners().filter(|c| !c.skill.invocation.model_invocable).count();
-            if hidden > 0 {
-                writeln!(
-                    io.err,
-                    "no catalog: every skill ({hidden}) sets disable-model-invocation, so the harness publishes no catalog"
-                )?;
-            } else {
-                writeln!(io.err, "no catalog: no skills were found, so the harness publishes no catalog")?;
-            }
-        }
-        None => {}
-    }
-    Ok(())
+    io.err.write_all(human::no_catalog(s, why, config.no_tool_reason.as_deref()).as_bytes())
 }

@@ -5,7 +5,7 @@ use crate::analysis::explain::{self, Explanation, Verdict};
 use crate::analysis::refs::{self, RefStatus};
 use crate::engine::catalog::CatalogEntry;
 use crate::engine::discover::{Candidate, Outcome, RootStatus, RootType, SilentReason};
-use crate::engine::snapshot::Snapshot;
+use crate::engine::snapshot::{NoCatalog, Snapshot};
 use crate::render::term::{Term, fit, safe};
 use std::fmt::Write as _;
 use tabled::builder::Builder;
@@ -743,6 +743,41 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
         }
     }
     o
+}
+
+/// Why `catalog` printed nothing: one line per reason, for stderr.
+pub fn no_catalog(s: &Snapshot, why: Option<NoCatalog>, no_tool_reason: Option<&str>) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    match why {
+        Some(NoCatalog::Incomplete) => {
+            for (name, e) in s.provider_errors() {
+                lines.push(format!(
+                    "no catalog: skill provider \"{name}\" failed, so discovery is incomplete and the harness publishes nothing: {}",
+                    crate::textsafe::safe(e)
+                ));
+            }
+        }
+        Some(NoCatalog::NoSkillTool) => lines.push(match no_tool_reason {
+            Some(reason) => format!(
+                "no catalog: the `skill` tool is not mounted ({}), so the model gets no catalog",
+                crate::textsafe::safe(reason)
+            ),
+            None => "no catalog: the `skill` tool is not mounted in this configuration, so the model gets no catalog"
+                .to_string(),
+        }),
+        Some(NoCatalog::NoModelInvocableSkill) => {
+            let hidden = s.winners().filter(|c| !c.skill.invocation.model_invocable).count();
+            lines.push(if hidden > 0 {
+                format!(
+                    "no catalog: every skill ({hidden}) sets disable-model-invocation, so the harness publishes no catalog"
+                )
+            } else {
+                "no catalog: no skills were found, so the harness publishes no catalog".to_string()
+            });
+        }
+        None => {}
+    }
+    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 #[cfg(test)]
