@@ -10,8 +10,7 @@
 //! so that only the first run on a machine builds the dependencies; `DSH_SKILLS_SKIP_PACKAGE=1`
 //! skips the packaging build.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
