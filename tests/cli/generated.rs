@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use dsh_skills::schema::Document;
+use dsh_skills::render::schema::Document;
 use std::collections::BTreeMap;
 use std::process::Command;
 
