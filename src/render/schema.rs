@@ -1,6 +1,6 @@
 //! JSON Schemas of every `--format json` document, generated from the Rust types that are
 //! serialized ([`schemars`]). `dsh-skills schema <document>` prints one; `schemas/` holds them
-//! all, kept in step by a test (`UPDATE_GENERATED=1 cargo test --test generated` rewrites them).
+//! all, kept in step by a test (`UPDATE_GENERATED=1 cargo test --test cli generated::` rewrites them).
 //!
 //! Every document starts with `schemaVersion` and `tool`. The version changes only when a field
 //! is removed or changes meaning; new fields may appear in any version.

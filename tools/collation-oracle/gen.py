@@ -2,7 +2,7 @@
 """Records what Node's `localeCompare` does under many process environments.
 
 Runs `sort.js` once per environment (a clean environment holding only the locale variables
-of the case) and writes fixtures/collation/oracle.json, which tests/collation_oracle.rs
+of the case) and writes fixtures/collation/oracle.json, which tests/cli/collation_oracle.rs
 replays without Node. Development tooling only; see README.md beside this file.
 
     NODE=/path/to/node22 python3 tools/collation-oracle/gen.py

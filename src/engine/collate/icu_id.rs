@@ -19,7 +19,7 @@
 //! 5. `Intl.Collator` with no arguments takes that locale whole (the lookup matcher returns
 //!    the default locale as is) and keeps only the `co`, `kf`, `kn` keywords ICU accepts.
 //!
-//! Every step is checked against Node 22.23.3 / ICU 78.3 by `tests/collation_oracle.rs`.
+//! Every step is checked against Node 22.23.3 / ICU 78.3 by `tests/cli/collation_oracle.rs`.
 
 /// A locale as ICU holds it after canonicalization.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Unit tests of the resolution: flags-only equivalence, row selection, `disabled`, groups,
-//! provider-name rules. The black-box fixtures are in `tests/config.rs`.
+//! provider-name rules. The black-box fixtures are in `tests/cli/config.rs`.
 
 use super::*;
 use crate::cli::Cli;

@@ -5,8 +5,7 @@
 //! `list --format json`, `catalog --format json` and `show NAME --rendered` with the case's
 //! flags and environment, and every field of `expected.json` is compared.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;

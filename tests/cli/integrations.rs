@@ -10,8 +10,7 @@
 //! so that only the first run on a machine builds the dependencies; `DSH_SKILLS_SKIP_PACKAGE=1`
 //! skips the packaging build.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -115,10 +114,11 @@ fn the_pre_commit_hook_runs_on_a_sample_project() {
             .args(["try-repo", &repo.to_string_lossy(), "dsh-skills-lint", "--all-files", "--verbose"])
             .current_dir(&project)
             // The hook is built with `cargo install`: reuse one target directory across runs,
-            // and build it like the test profile (this checks the hook, not the optimizer).
+            // and build it unoptimized (this checks the hook, not the optimizer; the build is
+            // a fresh one of the crate each run, as pre-commit clones the repository).
             .env("PRE_COMMIT_HOME", repo.join("target/pre-commit-home"))
             .env("CARGO_TARGET_DIR", cache_dir("pre-commit-build"))
-            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
             .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
             .env("CARGO_PROFILE_RELEASE_INCREMENTAL", "true")
             .env("HOME", tmp.path())
@@ -240,6 +240,10 @@ fn the_crates_package_and_build_as_published() {
         .args(["package", "--workspace", "--locked", "--allow-dirty"])
         .current_dir(&repo)
         .env("CARGO_TARGET_DIR", cache_dir("package-check"))
+        // The packaged crates are compiled afresh each run: unoptimized and without debug
+        // information, since this checks that they build, not how fast they run.
+        .env("CARGO_PROFILE_DEV_OPT_LEVEL", "0")
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .unwrap();
     let err = text(&out.stderr);

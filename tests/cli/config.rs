@@ -5,8 +5,7 @@
 //! binary runs with only `DSH_HOME` pointing at it, and each test checks the roots, the catalog
 //! and the reported origin of every setting.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::fs;

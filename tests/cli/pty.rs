@@ -10,7 +10,7 @@
 //! the master are the bytes the program wrote.
 #![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::Read;

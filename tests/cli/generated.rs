@@ -1,10 +1,9 @@
 //! Files generated from the command definition and committed: completion scripts
 //! (`completions/`), man pages (`man/`), JSON Schemas (`schemas/`) and snapshots of every
 //! `-h` and `--help` (`tests/snapshots/help/`). Each test fails when its files drift;
-//! `UPDATE_GENERATED=1 cargo test --test generated` rewrites them all.
+//! `UPDATE_GENERATED=1 cargo test --test cli generated::` rewrites them all.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use dsh_skills::render::schema::Document;
 use std::collections::BTreeMap;
@@ -39,7 +38,7 @@ fn check_dir(dir: &str, files: BTreeMap<String, Vec<u8>>) {
     stale.extend(committed.keys().filter(|n| !files.contains_key(*n)));
     assert!(
         stale.is_empty(),
-        "{}: {stale:?} differ from what the command definition generates; run `UPDATE_GENERATED=1 cargo test --test generated` and review the diff",
+        "{}: {stale:?} differ from what the command definition generates; run `UPDATE_GENERATED=1 cargo test --test cli generated::` and review the diff",
         dir.display()
     );
 }

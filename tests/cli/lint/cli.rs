@@ -1,6 +1,6 @@
 //! Exit statuses, `--explain`, the configuration file, suppressions, `--compat`.
 
-use super::support::{self, findings, json, materialize};
+use crate::support::{self, findings, json, materialize};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! strongly, suggestions that work when applied, `extra-keys`, fixes that stay safe, `show`
 //! and `lint` agreeing on references, and `--diff` as a patch `git apply` accepts.
 
-use super::support::{self, json, materialize};
+use crate::support::{self, json, materialize};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! `--fix` and `--diff` in temporary trees.
 
-use super::support::{self, findings, json, materialize};
+use crate::support::{self, findings, json, materialize};
 use serde_json::Value;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -1,5 +1,5 @@
 //! Shared test helpers: materialize a tree (copy + the conformance cases' setup ops) in a
-//! temporary directory with no `.git` above it, and run the binary. Each test binary uses a part.
+//! temporary directory with no `.git` above it, and run the binary. Shared by the modules of `tests/cli`.
 #![allow(dead_code)]
 
 use serde_json::{Value, json};

@@ -2,13 +2,12 @@
 //! measure speed), exit 0, 1 or 2, never panic, and never let an escape sequence from a skill file
 //! reach the terminal.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use support::strip_sgr;
 
 use std::fs;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -42,6 +41,14 @@ impl Case {
         let p = self.skills().join(rel);
         fs::create_dir_all(p.parent().unwrap()).unwrap();
         fs::write(p, data).unwrap();
+    }
+
+    /// A buffered writer for a skill file, for the big cases: they are streamed to disk,
+    /// never built in memory first.
+    fn create(&self, rel: &str) -> BufWriter<fs::File> {
+        let p = self.skills().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        BufWriter::with_capacity(1 << 16, fs::File::create(p).unwrap())
     }
 
     /// Run every subcommand against the tree.
@@ -122,6 +129,18 @@ fn mkfifo(path: &Path) {
     assert!(status.success());
 }
 
+/// Write `unit` `times` times, a buffer at a time.
+fn repeat(w: &mut impl Write, unit: &[u8], times: usize) {
+    let per = (1 << 16) / unit.len();
+    let block = unit.repeat(per.max(1));
+    let mut left = times;
+    while left > 0 {
+        let n = left.min(per.max(1));
+        w.write_all(&block[..n * unit.len()]).unwrap();
+        left -= n;
+    }
+}
+
 fn skill(name: &str, description: &str, body: &str) -> Vec<u8> {
     format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n").into_bytes()
 }
@@ -180,17 +199,26 @@ fn pathological_yaml() {
     }
     bomb.push_str("---\n");
     c.write("bomb.md", bomb.as_bytes());
-    let mut keys = String::from("---\nname: victim\ndescription: d\nmetadata:\n");
+    let mut keys = c.create("keys.md");
+    keys.write_all(b"---\nname: victim\ndescription: d\nmetadata:\n").unwrap();
     for i in 0..200_000 {
-        keys.push_str(&format!("  k{i}: {i}\n"));
+        writeln!(keys, "  k{i}: {i}").unwrap();
     }
-    keys.push_str("---\n");
-    c.write("keys.md", keys.as_bytes());
+    keys.write_all(b"---\n").unwrap();
+    keys.flush().unwrap();
     // Scalars over many lines (1.6 MB each), quoted and plain: the scanner copies each line's
     // text in one run and must stop at the line's end.
-    let lines = "  word word word\n".repeat(100_000);
-    c.write("quoted-lines.md", format!("---\nname: victim\ndescription: \"{lines}  end\"\n---\n").as_bytes());
-    c.write("plain-lines.md", format!("---\nname: victim\ndescription: start\n{lines}---\n").as_bytes());
+    let lines = b"  word word word\n";
+    let mut quoted = c.create("quoted-lines.md");
+    quoted.write_all(b"---\nname: victim\ndescription: \"").unwrap();
+    repeat(&mut quoted, lines, 100_000);
+    quoted.write_all(b"  end\"\n---\n").unwrap();
+    quoted.flush().unwrap();
+    let mut plain = c.create("plain-lines.md");
+    plain.write_all(b"---\nname: victim\ndescription: start\n").unwrap();
+    repeat(&mut plain, lines, 100_000);
+    plain.write_all(b"---\n").unwrap();
+    plain.flush().unwrap();
     c.run_all("yaml");
 }
 
@@ -200,12 +228,13 @@ fn pathological_yaml() {
 #[test]
 fn a_finding_per_key_for_200000_keys() {
     let c = Case::new();
-    let mut keys = String::from("---\nname: victim\ndescription: d\n");
+    let mut keys = c.create("victim/SKILL.md");
+    keys.write_all(b"---\nname: victim\ndescription: d\n").unwrap();
     for i in 0..200_000 {
-        keys.push_str(&format!("x-key-{i}: {i}\n"));
+        writeln!(keys, "x-key-{i}: {i}").unwrap();
     }
-    keys.push_str("---\nbody\n");
-    c.write("victim/SKILL.md", keys.as_bytes());
+    keys.write_all(b"---\nbody\n").unwrap();
+    keys.flush().unwrap();
     let root = c.root.to_string_lossy().into_owned();
     for format in ["human", "json", "sarif", "github"] {
         let args = ["lint", "--format", format];
@@ -221,17 +250,23 @@ fn a_finding_per_key_for_200000_keys() {
 #[test]
 fn huge_files() {
     let c = Case::new();
-    let desc = "x".repeat(50 << 20);
-    c.write("victim.md", &skill("victim", &desc, "b"));
-    // Dense non-ASCII text takes the YAML layer's checkpoint table (8 MB of CJK).
-    c.write("cjk.md", &skill("cjk", &"数据".repeat(1 << 20), "b"));
-    let mut f = fs::File::create(c.skills().join("big.md")).unwrap();
+    // A 50 MB description.
+    let mut f = c.create("victim.md");
+    f.write_all(b"---\nname: victim\ndescription: ").unwrap();
+    repeat(&mut f, b"x", 50 << 20);
+    f.write_all(b"\n---\nb\n").unwrap();
+    f.flush().unwrap();
+    // Dense non-ASCII text takes the YAML layer's checkpoint table (6 MB of CJK).
+    let mut f = c.create("cjk.md");
+    f.write_all(b"---\nname: cjk\ndescription: ").unwrap();
+    repeat(&mut f, "数据".as_bytes(), 1 << 20);
+    f.write_all(b"\n---\nb\n").unwrap();
+    f.flush().unwrap();
+    // A 200 MB body.
+    let mut f = c.create("big.md");
     f.write_all(b"---\nname: big\ndescription: big body\n---\n").unwrap();
-    let chunk = "lorem ipsum ".repeat(10_000);
-    for _ in 0..(200 << 20) / chunk.len() {
-        f.write_all(chunk.as_bytes()).unwrap();
-    }
-    drop(f);
+    repeat(&mut f, b"lorem ipsum ", (200 << 20) / 12);
+    f.flush().unwrap();
     c.run_all("huge");
 }
 

@@ -2,8 +2,7 @@
 //! a closed pipe or a full disk never panics; the completion scripts work in real shells
 //! (bash always; zsh and fish when installed — `.ci/run` installs them).
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

@@ -3,7 +3,7 @@
 //! optional `case.json` with `args` (default: `lint --format json tree`, run from the directory
 //! holding `tree`) and `setup` operations (symlinks, bytes git cannot keep).
 
-use super::support::{self, findings, json, materialize};
+use crate::support::{self, findings, json, materialize};
 use dsh_skills::lint::rules::RULES;
 use serde_json::Value;
 use std::fs;

@@ -1,10 +1,9 @@
 //! Golden tests of the human output (`list`, `show`, `catalog`, `explain`), colour off and a
 //! fixed width of 100 columns, plus one colour snapshot. Each scenario builds its skill tree in a
 //! temporary directory; the tree's path is written `[T]` in the golden files.
-//! Regenerate with `UPDATE_GOLDEN=1 cargo test --test human`.
+//! Regenerate with `UPDATE_GOLDEN=1 cargo test --test cli human::`.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! failure that makes discovery incomplete, gets an error; no file the harness loads does;
 //! files it passes over silently (`skill.md`, `.markdown`, nested too deep) get warnings.
 
-use super::support::{self, findings, json, materialize};
+use crate::support::{self, findings, json, materialize};
 use serde_json::{Value, json};
 use std::fs;
 use std::process::Command;
@@ -33,7 +33,7 @@ fn conformance_trees() {
             &fs::read_to_string(case_dir.join("expected.json")).unwrap().replace("\\ud83d", "\\ufffd"),
         )
         .unwrap();
-        // The interim YAML stand-in gets these two wrong in discovery too (tests/conformance.rs
+        // The interim YAML stand-in gets these two wrong in discovery too (tests/cli/conformance.rs
         // lists them as known failures); the final YAML layer gets them right.
         if !super::rules::yaml_errors_exact() && (name.starts_with("073-") || name.starts_with("082-")) {
             eprintln!("skipping {name}: the YAML layer is an interim stand-in");

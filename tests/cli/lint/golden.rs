@@ -1,7 +1,7 @@
 //! Golden output of every format for `fixtures/lint/golden/tree` (colour off, fixed width).
-//! Regenerate with `UPDATE_GOLDEN=1 cargo test --test lint golden`.
+//! Regenerate with `UPDATE_GOLDEN=1 cargo test --test cli lint::golden::`.
 
-use super::support::{self, materialize};
+use crate::support::{self, materialize};
 use serde_json::Value;
 use std::fs;
 

@@ -4,10 +4,9 @@
 //! `list`, `lint`, `lint .` and `explain` say about it. Golden files (colour off, 100 columns)
 //! pin the human output and the JSON; the advice test applies every concrete suggestion in a
 //! copy of the tree and checks that the finding is gone and no error appears.
-//! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test --test first_contact`.
+//! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test --test cli first_contact::`.
 
-#[path = "support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::fs;

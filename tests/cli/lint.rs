@@ -1,0 +1,9 @@
+//! `dsh-skills lint`, black-box: the conformance trees, one fixture per rule, golden output of
+//! each format, exit statuses, `--fix` and `--diff`.
+
+mod cli;
+mod conformance;
+mod fix;
+mod golden;
+mod precision;
+mod rules;
