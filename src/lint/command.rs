@@ -82,8 +82,11 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     if args.diff && g.format == Format::Human {
         let tty = std::io::stdout().is_terminal();
         let color = term::use_color(g.color, &|k| std::env::var(k).ok(), std::io::stderr().is_terminal());
-        let text = human::render(report, human::Options { color, diffs: false, ..human::Options::default() });
-        io.err.write_all(text.as_bytes())?;
+        // Buffered here (stderr is not), streamed: the findings are never held as one text.
+        let mut err = std::io::BufWriter::new(&mut *io.err);
+        human::write(report, human::Options { color, diffs: false, ..human::Options::default() }, &mut err)?;
+        std::io::Write::flush(&mut err)?;
+        drop(err);
         for fix in report.fixes.iter().filter(|f| f.refused.is_none()) {
             if tty {
                 for line in fix.diff.split_inclusive('\n') {
@@ -96,21 +99,21 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         }
         return Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK });
     }
-    let text = match g.format {
+    match g.format {
         Format::Human => {
             let color = term::use_color(g.color, &|k| std::env::var(k).ok(), std::io::stdout().is_terminal());
-            human::render(report, human::Options { color, ..human::Options::default() })
+            human::write(report, human::Options { color, ..human::Options::default() }, io.out)?;
         }
-        Format::Json => render::json::render(report),
-        Format::Github => render::github::render(report),
-        Format::Sarif => render::sarif::render(report),
-    };
-    let text = match g.format {
+        Format::Github => render::github::write(report, io.out)?,
         // On a terminal, JSON writes the characters a terminal obeys as `\uXXXX` (same data).
-        Format::Json | Format::Sarif if io.out_is_terminal => crate::term::json_for_terminal(&text),
-        _ => std::borrow::Cow::Borrowed(text.as_str()),
-    };
-    io.out.write_all(text.as_bytes())?;
+        Format::Json | Format::Sarif if io.out_is_terminal => {
+            let text = if g.format == Format::Json { render::json::render(report) } else { render::sarif::render(report) };
+            io.out.write_all(crate::term::json_for_terminal(&text).as_bytes())?;
+        }
+        // Piped or redirected: streamed, finding by finding, into stdout's buffer.
+        Format::Json => render::json::write(report, io.out)?,
+        Format::Sarif => render::sarif::write(report, io.out)?,
+    }
     Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
 }
 
@@ -219,7 +222,12 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
                 report.files.insert(s.path.clone(), src);
             }
         }
-        findings.extend(file_findings);
+        // Moved, not copied, when it is the first: one file's findings can be the whole run.
+        if findings.is_empty() {
+            findings = file_findings;
+        } else {
+            findings.append(&mut file_findings);
+        }
     }
     for f in &mut findings {
         if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name") {
