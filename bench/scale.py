@@ -238,7 +238,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="3 runs, 1 warm-up")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--bin", help="the binary to measure (default: target/release/dsh-skills, built first)")
-    ap.add_argument("--markdown", action="store_true", help="print the README table")
+    ap.add_argument("--markdown", action="store_true", help="also print the README table")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--instructions", action="store_true", help="count instructions only (no timing)")
     mode.add_argument("--cpu", action="store_true", help="time only (no valgrind)")
@@ -255,13 +255,12 @@ def main():
     runs, warmup = (3, 1) if a.quick else (a.runs, 1)
     wanted = a.commands.split(",") if a.commands else None
     rows = []
-    if not a.markdown:
-        head = f"{'shape':9} {'N':>10} {'command':22}"
-        if count:
-            head += f" {'instr. at N':>15} {'at 10N':>15} {'ratio':>7}"
-        if timed:
-            head += f" {'CPU at N':>10} {'at 10N':>10} {'ratio':>7} {'wall ratio':>10}"
-        print(head, flush=True)
+    head = f"{'shape':9} {'N':>10} {'command':22}"
+    if count:
+        head += f" {'instr. at N':>15} {'at 10N':>15} {'ratio':>7}"
+    if timed:
+        head += f" {'CPU at N':>10} {'at 10N':>10} {'ratio':>7} {'wall ratio':>10}"
+    print(head, flush=True)
     for shape in a.shapes.split(","):
         base = max(1, int(SHAPES[shape][1] * a.scale))
         small, big = generate(shape, base), generate(shape, base * 10)
@@ -276,30 +275,29 @@ def main():
                 (w1, c1), (w2, c2) = cpu_times(cmd, runs, warmup), cpu_times(big_cmd, runs, warmup)
                 row["cpu"], row["wall"] = (c1, c2), (w1, w2)
             rows.append(row)
-            if not a.markdown:
-                line = f"{shape:9} {base:>10,} {name:22}"
-                flags = []
-                if count:
-                    i1, i2 = row["i"]
-                    line += f" {i1:>15,} {i2:>15,} {i2 / i1:6.2f}x"
-                    if i2 / i1 > TARGET:
-                        flags.append("instructions")
-                if timed:
-                    c1, c2 = row["cpu"]
-                    w1, w2 = row["wall"]
-                    line += f" {c1 * 1000:8.1f}ms {c2 * 1000:8.1f}ms {c2 / max(c1, 1e-4):6.2f}x {w2 / w1:9.2f}x"
-                    if c2 / max(c1, 1e-4) > TARGET:
-                        flags.append("CPU")
-                if flags:
-                    line += f"   <-- {' and '.join(flags)} above {TARGET:g}x"
-                print(line, flush=True)
+            line = f"{shape:9} {base:>10,} {name:22}"
+            flags = []
+            if count:
+                i1, i2 = row["i"]
+                line += f" {i1:>15,} {i2:>15,} {i2 / i1:6.2f}x"
+                if i2 / i1 > TARGET:
+                    flags.append("instructions")
+            if timed:
+                c1, c2 = row["cpu"]
+                w1, w2 = row["wall"]
+                line += f" {c1 * 1000:8.1f}ms {c2 * 1000:8.1f}ms {c2 / max(c1, 1e-4):6.2f}x {w2 / w1:9.2f}x"
+                if c2 / max(c1, 1e-4) > TARGET:
+                    flags.append("CPU")
+            if flags:
+                line += f"   <-- {' and '.join(flags)} above {TARGET:g}x"
+            print(line, flush=True)
     ratio = lambda pair: pair[1] / max(pair[0], 1e-4)  # noqa: E731
     if a.markdown:
         shapes = list(dict.fromkeys(r["shape"] for r in rows))
         names = list(dict.fromkeys(r["name"] for r in rows))
         cell = {(r["shape"], r["name"]): r for r in rows}
         what = " · ".join(w for w, on in (("instructions", count), ("CPU time", timed)) if on)
-        print(f"10·N / N ratio ({what}):\n")
+        print(f"\n10·N / N ratio ({what}):\n")
         print("| command | " + " | ".join(f"`{s}`" for s in shapes) + " |")
         print("|---|" + "---:|" * len(shapes))
         ns = {r["shape"]: r["n"] for r in rows}
