@@ -759,8 +759,14 @@ pub fn scan_provider(
     for root_index in 0..roots.len() {
         let root = roots[root_index].clone();
         let root_type = RootType::of(&root.path);
-        let mut report =
-            RootReport { root, root_type, status: RootStatus::Scanned, entries: Vec::new(), non_utf8: Vec::new(), blank_entries: Vec::new() };
+        let mut report = RootReport {
+            root,
+            root_type,
+            status: RootStatus::Scanned,
+            entries: Vec::new(),
+            non_utf8: Vec::new(),
+            blank_entries: Vec::new(),
+        };
         if scan.error.is_some() {
             report.status = RootStatus::NotReached;
             scan.roots.push(report);

@@ -107,7 +107,8 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         Format::Github => render::github::write(report, io.out)?,
         // On a terminal, JSON writes the characters a terminal obeys as `\uXXXX` (same data).
         Format::Json | Format::Sarif if io.out_is_terminal => {
-            let text = if g.format == Format::Json { render::json::render(report) } else { render::sarif::render(report) };
+            let text =
+                if g.format == Format::Json { render::json::render(report) } else { render::sarif::render(report) };
             io.out.write_all(crate::term::json_for_terminal(&text).as_bytes())?;
         }
         // Piped or redirected: streamed, finding by finding, into stdout's buffer.

@@ -65,7 +65,9 @@ pub fn from_snapshot(snap: &Snapshot) -> Targets {
                 RootStatus::Scanned => {
                     reported |= scan_root(root, &p.name, scan.error.as_ref().map(|e| e.to_string()), &mut t)
                 }
-                RootStatus::Absent => t.findings.extend(root.blank_entries.iter().map(|e| blank_entry(&root.root.path, e))),
+                RootStatus::Absent => {
+                    t.findings.extend(root.blank_entries.iter().map(|e| blank_entry(&root.root.path, e)))
+                }
                 RootStatus::NotReached => {}
             }
         }

@@ -33,12 +33,7 @@ pub fn render(report: &Report, opts: Options) -> String {
 pub fn write(report: &Report, opts: Options, out: &mut dyn Write) -> io::Result<()> {
     let renderer = if opts.color { Renderer::styled() } else { Renderer::plain() }.term_width(opts.width);
     for i in &report.inputs {
-        writeln!(
-            out,
-            "linting {} as {}",
-            term::escape(&report.display_path(&i.path)),
-            term::escape(&i.taken_as)
-        )?;
+        writeln!(out, "linting {} as {}", term::escape(&report.display_path(&i.path)), term::escape(&i.taken_as))?;
     }
     if !report.inputs.is_empty() {
         out.write_all(b"\n")?;

@@ -261,13 +261,9 @@ fn result(report: &Report, f: &super::super::Finding) -> SarifResult {
             .related
             .iter()
             .map(|r| Location {
-                physical_location: PhysicalLocation {
-                    artifact_location: artifact(report, &r.path),
-                    region: None,
-                },
+                physical_location: PhysicalLocation { artifact_location: artifact(report, &r.path), region: None },
                 message: Some(Message { text: r.message.clone() }),
             })
             .collect(),
     }
 }
-
