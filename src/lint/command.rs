@@ -253,23 +253,48 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     Ok(Run { report, subjects: t.subjects })
 }
 
+/// Fixes of one file checked one by one (two parses of the file each); beyond that they are
+/// checked together, so that a file with thousands of fixable findings stays linear.
+const FIXES_CHECKED_ALONE: usize = 16;
+
 /// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be
 /// skipped) is not offered: the finding keeps its advice and says why, and is not counted
-/// as fixable.
+/// as fixable. A file with more than [`FIXES_CHECKED_ALONE`] fixes has them checked applied all
+/// together first (one plan, two parses); only when that is refused are they checked alone,
+/// up to the budget, and the rest are withdrawn with the combined plan's reason.
 fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
     // Each subject by path, once: one lookup per finding with a fix, not a scan per file.
     let by_path: HashMap<&str, &Subject> = subjects.iter().map(|s| (s.path.as_str(), s)).collect();
-    for f in findings.iter_mut().filter(|f| f.fix.is_some()) {
-        let Some(s) = by_path.get(f.path.as_str()) else { continue };
+    let mut per_file: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.fix.is_some()) {
+        per_file.entry(f.path.as_str()).or_default().push(i);
+    }
+    let mut withdraw: Vec<(usize, String)> = Vec::new();
+    for (path, idx) in per_file {
+        let Some(s) = by_path.get(path) else { continue };
         let Some(src) = report.files.get(&s.path) else { continue };
-        let refused = match fix::plan(&s.path, src, &[&*f], s.node_mode) {
+        let alone = |f: &Finding| match fix::plan(&s.path, src, &[f], s.node_mode) {
             Some(plan) => plan.refused,
             None => Some("the edit does not apply to the file's text".to_string()),
         };
-        if let Some(why) = refused {
-            f.fix = None;
-            f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
+        if idx.len() > FIXES_CHECKED_ALONE {
+            let all: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
+            let together = fix::plan(&s.path, src, &all, s.node_mode).and_then(|p| p.refused);
+            let Some(why) = together else { continue };
+            // What `--fix` would do: it applies the file's fixes together, and refuses them.
+            let why = format!("applied with the file's other fixes, as `--fix` does, {why}");
+            for (n, &i) in idx.iter().enumerate() {
+                let refused = if n < FIXES_CHECKED_ALONE { alone(&findings[i]) } else { Some(why.clone()) };
+                withdraw.extend(refused.map(|r| (i, r)));
+            }
+            continue;
         }
+        withdraw.extend(idx.iter().filter_map(|&i| alone(&findings[i]).map(|r| (i, r))));
+    }
+    for (i, why) in withdraw {
+        let f = &mut findings[i];
+        f.fix = None;
+        f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
     }
 }
 
