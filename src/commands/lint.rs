@@ -83,8 +83,11 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     if args.diff && g.format == Format::Human {
         let tty = io.out_is_terminal;
         let color = io.err_term.color;
-        let text = human::render(report, human::Options { color, diffs: false, ..human::Options::default() });
-        io.err.write_all(text.as_bytes())?;
+        // Buffered here (stderr is not), streamed: the findings are never held as one text.
+        let mut err = std::io::BufWriter::new(&mut *io.err);
+        human::write(report, human::Options { color, diffs: false, ..human::Options::default() }, &mut err)?;
+        std::io::Write::flush(&mut err)?;
+        drop(err);
         for fix in report.fixes.iter().filter(|f| f.refused.is_none()) {
             if tty {
                 for line in fix.diff.split_inclusive('\n') {
@@ -97,18 +100,21 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         }
         return Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK });
     }
-    let text = match g.format {
-        Format::Human => human::render(report, human::Options { color: io.term.color, ..human::Options::default() }),
-        Format::Json => render::json::render(report),
-        Format::Github => render::github::render(report),
-        Format::Sarif => render::sarif::render(report),
-    };
-    let text = match g.format {
+    match g.format {
+        Format::Human => {
+            human::write(report, human::Options { color: io.term.color, ..human::Options::default() }, io.out)?;
+        }
+        Format::Github => render::github::write(report, io.out)?,
         // On a terminal, JSON writes the characters a terminal obeys as `\uXXXX` (same data).
-        Format::Json | Format::Sarif if io.out_is_terminal => crate::render::term::json_for_terminal(&text),
-        _ => std::borrow::Cow::Borrowed(text.as_str()),
-    };
-    io.out.write_all(text.as_bytes())?;
+        Format::Json | Format::Sarif if io.out_is_terminal => {
+            let text =
+                if g.format == Format::Json { render::json::render(report) } else { render::sarif::render(report) };
+            io.out.write_all(crate::render::term::json_for_terminal(&text).as_bytes())?;
+        }
+        // Piped or redirected: streamed, finding by finding, into stdout's buffer.
+        Format::Json => render::json::write(report, io.out)?,
+        Format::Sarif => render::sarif::write(report, io.out)?,
+    }
     Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
 }
 
@@ -221,7 +227,12 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
                 report.files.insert(s.path.clone(), src);
             }
         }
-        findings.extend(file_findings);
+        // Moved, not copied, when it is the first: one file's findings can be the whole run.
+        if findings.is_empty() {
+            findings = file_findings;
+        } else {
+            findings.append(&mut file_findings);
+        }
     }
     for f in &mut findings {
         if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name") {
@@ -246,23 +257,48 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     Ok(Run { report, subjects: t.subjects })
 }
 
+/// Fixes of one file checked one by one (two parses of the file each); beyond that they are
+/// checked together, so that a file with thousands of fixable findings stays linear.
+const FIXES_CHECKED_ALONE: usize = 16;
+
 /// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be
 /// skipped) is not offered: the finding keeps its advice and says why, and is not counted
-/// as fixable.
+/// as fixable. A file with more than [`FIXES_CHECKED_ALONE`] fixes has them checked applied all
+/// together first (one plan, two parses); only when that is refused are they checked alone,
+/// up to the budget, and the rest are withdrawn with the combined plan's reason.
 fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
     // Each subject by path, once: one lookup per finding with a fix, not a scan per file.
     let by_path: HashMap<&str, &Subject> = subjects.iter().map(|s| (s.path.as_str(), s)).collect();
-    for f in findings.iter_mut().filter(|f| f.fix.is_some()) {
-        let Some(s) = by_path.get(f.path.as_str()) else { continue };
+    let mut per_file: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.fix.is_some()) {
+        per_file.entry(f.path.as_str()).or_default().push(i);
+    }
+    let mut withdraw: Vec<(usize, String)> = Vec::new();
+    for (path, idx) in per_file {
+        let Some(s) = by_path.get(path) else { continue };
         let Some(src) = report.files.get(&s.path) else { continue };
-        let refused = match fix::plan(&s.path, src, &[&*f], s.node_mode) {
+        let alone = |f: &Finding| match fix::plan(&s.path, src, &[f], s.node_mode) {
             Some(plan) => plan.refused,
             None => Some("the edit does not apply to the file's text".to_string()),
         };
-        if let Some(why) = refused {
-            f.fix = None;
-            f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
+        if idx.len() > FIXES_CHECKED_ALONE {
+            let all: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
+            let together = fix::plan(&s.path, src, &all, s.node_mode).and_then(|p| p.refused);
+            let Some(why) = together else { continue };
+            // What `--fix` would do: it applies the file's fixes together, and refuses them.
+            let why = format!("applied with the file's other fixes, as `--fix` does, {why}");
+            for (n, &i) in idx.iter().enumerate() {
+                let refused = if n < FIXES_CHECKED_ALONE { alone(&findings[i]) } else { Some(why.clone()) };
+                withdraw.extend(refused.map(|r| (i, r)));
+            }
+            continue;
         }
+        withdraw.extend(idx.iter().filter_map(|&i| alone(&findings[i]).map(|r| (i, r))));
+    }
+    for (i, why) in withdraw {
+        let f = &mut findings[i];
+        f.fix = None;
+        f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
     }
 }
 

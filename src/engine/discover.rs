@@ -352,9 +352,10 @@ pub enum Listing {
     Absent,
     /// The root is a directory, but an entry whose name is only white space (JS `trim()`)
     /// made the filesystem service throw `FS_NOT_FOUND` while listing: the provider treats the
-    /// whole root as absent. Carries the entry's display path.
+    /// whole root as absent. Carries the display paths of every such entry, the one that
+    /// threw first.
     BlankEntry {
-        path: String,
+        paths: Vec<String>,
     },
     Entries {
         entries: Vec<Entry>,
@@ -375,6 +376,8 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
         let raw = nodefs::readdir(&target).map_err(|e| Stage::Fs(listing_io_error(root, Stage::Node(e))))?;
         let (mut named, non_utf8) = split_names(raw, false);
         named.sort_by(|a, b| collator.compare(&a.0, &b.0));
+        let blanks: Vec<String> =
+            named.iter().filter(|(n, _)| crate::engine::js::trim(n).is_empty()).map(|(n, _)| platform::join(root, n)).collect();
         let mut entries = Vec::with_capacity(named.len());
         for (name, file_type) in named {
             let display = platform::join(root, &name);
@@ -382,7 +385,7 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
             // "file_path must be a non-empty string"), and the provider reads that code as
             // "root absent": one such entry hides every skill of the root.
             if crate::engine::js::trim(&name).is_empty() {
-                return Ok(Listing::BlankEntry { path: display });
+                return Ok(Listing::BlankEntry { paths: blanks });
             }
             let child_path = platform::join(&target, &name);
             // Not a symlink: inside a real directory its real path is its own path, and its
@@ -658,6 +661,9 @@ pub struct RootReport {
     pub entries: Vec<EntryReport>,
     /// Entries whose names are not valid UTF-8 (the harness cannot find them again).
     pub non_utf8: Vec<UnnamedEntry>,
+    /// Display paths of entries whose names are only white space, when one of them made the
+    /// harness treat this (existing) root as absent ([`Listing::BlankEntry`]).
+    pub blank_entries: Vec<String>,
 }
 
 /// One provider's `list()` observation.
@@ -753,8 +759,14 @@ pub fn scan_provider(
     for root_index in 0..roots.len() {
         let root = roots[root_index].clone();
         let root_type = RootType::of(&root.path);
-        let mut report =
-            RootReport { root, root_type, status: RootStatus::Scanned, entries: Vec::new(), non_utf8: Vec::new() };
+        let mut report = RootReport {
+            root,
+            root_type,
+            status: RootStatus::Scanned,
+            entries: Vec::new(),
+            non_utf8: Vec::new(),
+            blank_entries: Vec::new(),
+        };
         if scan.error.is_some() {
             report.status = RootStatus::NotReached;
             scan.roots.push(report);
@@ -788,13 +800,15 @@ pub fn scan_provider(
                 scan.roots.push(report);
                 continue;
             }
-            Ok(Listing::BlankEntry { path }) => {
+            Ok(Listing::BlankEntry { paths }) => {
                 scan.notes.push(format!(
                     "every skill in {} is ignored: the entry {:?} has a name made only of white space, \
                      which the harness's filesystem service refuses, so it treats the whole root as absent; \
                      rename or remove that entry",
-                    report.root.path, path
+                    report.root.path,
+                    paths.first().map_or("", String::as_str)
                 ));
+                report.blank_entries = paths;
                 report.status = RootStatus::Absent;
                 scan.roots.push(report);
                 continue;

@@ -114,15 +114,12 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
         }
         let sibling = in_sibling(subject, &target);
         // A command that runs `scripts/x` when the skill has no `scripts/` folder at all is
-        // usually about the user's project: a mention, not an instruction about this skill.
-        let evidence = if r.run
-            && sibling.is_none()
-            && target.split_once('/').is_some_and(|(dir, _)| std::fs::metadata(platform::join(base, dir)).is_err())
-        {
-            Evidence::Mention
-        } else {
-            r.evidence
-        };
+        // usually about the user's project: graded as a mention (info), labelled as what it is.
+        let missing_dir = target
+            .split_once('/')
+            .map(|(dir, _)| dir)
+            .filter(|dir| r.run && sibling.is_none() && std::fs::metadata(platform::join(base, dir)).is_err());
+        let evidence = if missing_dir.is_some() { Evidence::Mention } else { r.evidence };
         let mut f = Finding::new(
             "broken-reference",
             path,
@@ -139,6 +136,12 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
             f = f.help(format!(
                 "the file is in the neighbouring skill `{sibling}`: reference it as `{rel}` (which leaves this skill's \
                  folder), or copy it into this skill"
+            ));
+        } else if let Some(dir) = missing_dir {
+            f = f.label(format!("a command runs it, and the skill has no `{dir}/` folder")).help(format!(
+                "if the script belongs to the skill, add it as `{target}`; if the command is for the user's \
+                 project, say so (\"in your project, run …\" on its line, or a heading such as `## In your project` above a \
+                 code block)"
             ));
         } else {
             f = f.label(what(evidence)).help("fix the path or add the file");

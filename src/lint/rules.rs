@@ -244,6 +244,17 @@ pub static RULES: &[Rule] = &[
          of every root, and publishes no catalog.",
         "Fix the permissions (or remove the entry) so the harness can read it.",
     ),
+    rule(
+        "blank-entry-name",
+        Error,
+        Skipped,
+        "An entry of a root whose name is only white space hides every skill of that root.",
+        "While listing a root, the harness's filesystem service resolves each entry by name and \
+         refuses a name that JavaScript's `trim()` empties (a space, a tab, U+3000, ...) with \
+         `FS_NOT_FOUND`. The provider reads that code as \"the root does not exist\": every skill \
+         of the root is lost, without a warning, while the other roots load as usual.",
+        "Rename the entry to a name with a visible character, or remove it.",
+    ),
     noted(
         rule(
             "dangling-symlink",

@@ -65,7 +65,10 @@ pub fn from_snapshot(snap: &Snapshot) -> Targets {
                 RootStatus::Scanned => {
                     reported |= scan_root(root, &p.name, scan.error.as_ref().map(|e| e.to_string()), &mut t)
                 }
-                RootStatus::Absent | RootStatus::NotReached => {}
+                RootStatus::Absent => {
+                    t.findings.extend(root.blank_entries.iter().map(|e| blank_entry(&root.root.path, e)))
+                }
+                RootStatus::NotReached => {}
             }
         }
         if let (Some(e), false) = (&scan.error, reported) {
@@ -104,6 +107,32 @@ fn provider_failure(path: &str, provider: &str, error: &str, is_root: bool) -> F
     } else {
         "fix the permissions or remove the entry"
     })
+}
+
+/// An entry whose name is only white space (JS `trim()` empties it): the harness's filesystem
+/// service refuses the name while listing the root, and the provider reads that as "root
+/// absent", so every skill of the root is lost without a warning.
+fn blank_entry(root: &str, path: &str) -> Finding {
+    let name = path.rsplit(platform::SEP).next().unwrap_or(path);
+    let points: Vec<String> = name.chars().map(|c| format!("U+{:04X}", c as u32)).collect();
+    let others = match std::fs::read_dir(root).map_or(0, |d| d.count()).saturating_sub(1) {
+        1 => "its one other entry is not loaded".to_string(),
+        n => format!("none of its {n} other entries is loaded"),
+    };
+    Finding::new(
+        "blank-entry-name",
+        path,
+        format!(
+            "this entry's name is only white space ({}): the harness ignores every skill in `{root}`",
+            points.join(" ")
+        ),
+        format!(
+            "while listing `{root}` the harness's filesystem service refuses a name that is empty once trimmed \
+             (`FS_NOT_FOUND`), and the provider takes that to mean the root does not exist: {others}, and \
+             nothing is logged"
+        ),
+    )
+    .help("rename the entry to a name with a visible character, or remove it (`ls -b` shows the name)")
 }
 
 /// One scanned root's entries. Returns whether a provider failure was reported.

@@ -2,6 +2,7 @@
 
 use crate::lint::term;
 use crate::lint::{Report, Severity};
+use std::io::{self, Write};
 
 /// Escape workflow-command data (the message).
 fn data(s: &str) -> String {
@@ -14,7 +15,13 @@ fn property(s: &str) -> String {
 }
 
 pub fn render(report: &Report) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
+    write(report, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the renderer writes UTF-8")
+}
+
+/// [`render`], written to `out` one finding at a time.
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for f in &report.findings {
         let command = match f.severity {
             Severity::Error => "error",
@@ -35,9 +42,7 @@ pub fn render(report: &Report) -> String {
         for h in &f.help {
             message.push_str(&format!("\nhelp: {}", term::escape(h)));
         }
-        out.push_str(&format!("::{command} {}::{}\n", props.join(","), data(&message)));
+        writeln!(out, "::{command} {}::{}", props.join(","), data(&message))?;
     }
-    out.push_str(&super::human::summary(report));
-    out.push('\n');
-    out
+    writeln!(out, "{}", super::human::summary(report))
 }

@@ -3,6 +3,7 @@
 use crate::lint::term::{self, SafeText};
 use crate::lint::{Finding, Report, Severity};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use std::io::{self, Write};
 
 /// Options of the human renderer.
 #[derive(Clone, Copy, Debug)]
@@ -22,59 +23,54 @@ impl Default for Options {
 
 /// Every finding, each followed by a blank line, then the diffs (if any), then the summary.
 pub fn render(report: &Report, opts: Options) -> String {
+    let mut out = Vec::new();
+    write(report, opts, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the renderer writes UTF-8")
+}
+
+/// [`render`], written to `out` finding by finding: the output is never held whole, so memory
+/// and cache use stay those of one finding however many there are.
+pub fn write(report: &Report, opts: Options, out: &mut dyn Write) -> io::Result<()> {
     let renderer = if opts.color { Renderer::styled() } else { Renderer::plain() }.term_width(opts.width);
-    let mut out = String::new();
     for i in &report.inputs {
-        out.push_str(&format!(
-            "linting {} as {}\n",
-            term::escape(&report.display_path(&i.path)),
-            term::escape(&i.taken_as)
-        ));
+        writeln!(out, "linting {} as {}", term::escape(&report.display_path(&i.path)), term::escape(&i.taken_as))?;
     }
     if !report.inputs.is_empty() {
-        out.push('\n');
+        out.write_all(b"\n")?;
     }
     for f in &report.findings {
-        out.push_str(&finding(report, f, &renderer));
-        out.push_str("\n\n");
+        out.write_all(finding(report, f, &renderer).as_bytes())?;
+        out.write_all(b"\n\n")?;
     }
     for fix in &report.fixes {
         let status = if fix.applied {
             "fixed"
         } else if let Some(why) = &fix.refused {
-            out.push_str(&format!(
-                "not fixed: {}: {}\n",
-                term::escape(&report.display_path(&fix.path)),
-                term::escape(why)
-            ));
+            writeln!(out, "not fixed: {}: {}", term::escape(&report.display_path(&fix.path)), term::escape(why))?;
             continue;
         } else {
             "would fix (run with --fix)"
         };
-        out.push_str(&format!("{status}: {}\n", term::escape(&report.display_path(&fix.path))));
+        writeln!(out, "{status}: {}", term::escape(&report.display_path(&fix.path)))?;
         for d in &fix.fixes {
-            out.push_str(&format!("  - {}\n", term::escape(d)));
+            writeln!(out, "  - {}", term::escape(d))?;
         }
         if opts.diffs && !fix.diff.is_empty() {
             for line in fix.diff.lines() {
-                let colored = match line.as_bytes().first() {
+                match line.as_bytes().first() {
                     Some(b'+') if opts.color && !line.starts_with("+++") => {
-                        format!("\x1b[32m{}\x1b[0m", term::escape(line))
+                        writeln!(out, "\x1b[32m{}\x1b[0m", term::escape(line))?
                     }
                     Some(b'-') if opts.color && !line.starts_with("---") => {
-                        format!("\x1b[31m{}\x1b[0m", term::escape(line))
+                        writeln!(out, "\x1b[31m{}\x1b[0m", term::escape(line))?
                     }
-                    _ => term::escape(line).into_owned(),
-                };
-                out.push_str(&colored);
-                out.push('\n');
+                    _ => writeln!(out, "{}", term::escape(line))?,
+                }
             }
         }
-        out.push('\n');
+        out.write_all(b"\n")?;
     }
-    out.push_str(&summary(report));
-    out.push('\n');
-    out
+    writeln!(out, "{}", summary(report))
 }
 
 /// `2 errors, 1 warning in 3 skill files (1 fixable with --fix)`.

@@ -20,21 +20,31 @@ pub fn help_uri(_id: &str) -> Option<String> {
 }
 
 #[derive(Serialize)]
-pub struct Log {
+pub struct Log<'a> {
     #[serde(rename = "$schema")]
     pub schema: &'static str,
     pub version: &'static str,
-    pub runs: Vec<Run>,
+    pub runs: Vec<Run<'a>>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Run {
+pub struct Run<'a> {
     pub tool: Tool,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub original_uri_base_ids: BTreeMap<String, ArtifactLocation>,
     pub column_kind: &'static str,
-    pub results: Vec<SarifResult>,
+    pub results: Results<'a>,
+}
+
+/// The run's results, each built from its finding as it is serialized (never all at once).
+pub struct Results<'a>(pub &'a Report);
+
+impl Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.0;
+        serializer.collect_seq(report.findings.iter().map(|f| result(report, f)))
+    }
 }
 
 #[derive(Serialize)]
@@ -172,6 +182,13 @@ fn snippet(report: &Report, f: &crate::lint::Finding, first: usize, last: usize)
 }
 
 pub fn render(report: &Report) -> String {
+    let mut out = Vec::new();
+    write(report, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// [`render`], serialized straight to `out`; each result is built as it is written.
+pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let descriptors: Vec<ReportingDescriptor> = rules::RULES
         .iter()
         .map(|r| ReportingDescriptor {
@@ -182,45 +199,6 @@ pub fn render(report: &Report) -> String {
             help: Message { text: crate::lint::rules::explain_text(r) },
             help_uri: help_uri(r.id),
             default_configuration: ReportingConfiguration { enabled: r.compat.is_empty(), level: level(r.severity) },
-        })
-        .collect();
-    let results = report
-        .findings
-        .iter()
-        .map(|f| {
-            let region = super::positions(report, f).map(|(s, e)| Region {
-                start_line: s.line,
-                start_column: s.column,
-                end_line: e.line,
-                end_column: e.column.max(if e.line == s.line { s.column + 1 } else { 1 }),
-                snippet: snippet(report, f, s.line, e.line),
-            });
-            let mut text = format!("{} — {}", f.message, f.harness);
-            for h in &f.help {
-                text.push_str("\nhelp: ");
-                text.push_str(h);
-            }
-            SarifResult {
-                rule_id: f.rule,
-                rule_index: rules::RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
-                level: level(f.severity),
-                message: Message { text },
-                locations: vec![Location {
-                    physical_location: PhysicalLocation { artifact_location: artifact(report, &f.path), region },
-                    message: None,
-                }],
-                related_locations: f
-                    .related
-                    .iter()
-                    .map(|r| Location {
-                        physical_location: PhysicalLocation {
-                            artifact_location: artifact(report, &r.path),
-                            region: None,
-                        },
-                        message: Some(Message { text: r.message.clone() }),
-                    })
-                    .collect(),
-            }
         })
         .collect();
     let mut base_ids = BTreeMap::new();
@@ -249,10 +227,43 @@ pub fn render(report: &Report) -> String {
             },
             original_uri_base_ids: base_ids,
             column_kind: "unicodeCodePoints",
-            results,
+            results: Results(report),
         }],
     };
-    let mut s = serde_json::to_string_pretty(&log).unwrap_or_default();
-    s.push('\n');
-    s
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    out.write_all(b"\n")
+}
+
+/// One finding as a SARIF result.
+fn result(report: &Report, f: &crate::lint::Finding) -> SarifResult {
+    let region = super::positions(report, f).map(|(s, e)| Region {
+        start_line: s.line,
+        start_column: s.column,
+        end_line: e.line,
+        end_column: e.column.max(if e.line == s.line { s.column + 1 } else { 1 }),
+        snippet: snippet(report, f, s.line, e.line),
+    });
+    let mut text = format!("{} — {}", f.message, f.harness);
+    for h in &f.help {
+        text.push_str("\nhelp: ");
+        text.push_str(h);
+    }
+    SarifResult {
+        rule_id: f.rule,
+        rule_index: rules::RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
+        level: level(f.severity),
+        message: Message { text },
+        locations: vec![Location {
+            physical_location: PhysicalLocation { artifact_location: artifact(report, &f.path), region },
+            message: None,
+        }],
+        related_locations: f
+            .related
+            .iter()
+            .map(|r| Location {
+                physical_location: PhysicalLocation { artifact_location: artifact(report, &r.path), region: None },
+                message: Some(Message { text: r.message.clone() }),
+            })
+            .collect(),
+    }
 }

@@ -102,6 +102,8 @@ fn conformance_trees() {
                 ("nested-too-deep", "error", "/group/inner/SKILL.md"),
                 ("nested-too-deep", "error", "/group/inner2.md"),
             ],
+            // One entry named " " hides the whole root (the harness reports nothing).
+            "111" => &[("blank-entry-name", "error", "/home/.dsh/skills/ ")],
             _ => &[],
         };
         for (rule, sev, suffix) in expected {

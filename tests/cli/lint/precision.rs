@@ -115,6 +115,35 @@ fn suggestions_work_when_applied() {
 }
 
 #[test]
+fn a_command_without_the_folder_is_labelled_as_a_command() {
+    // No `scripts/` folder: "Run `scripts/deploy.sh staging`" is graded info (it may be about
+    // the user's project), and says what it is: a command, not a mention in passing.
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let path = fx.tree.join("skills/dep/SKILL.md");
+    let body = "Run `scripts/deploy.sh staging` to deploy.\n\n```bash\npython scripts/verify.py --all\n```\n";
+    write(&fx.tree, "skills/dep/SKILL.md", &skill("dep", body));
+    let got = lint(&fx.base, &["tree/skills/dep"]);
+    let refs: Vec<_> = got.iter().filter(|f| f.0 == "broken-reference").collect();
+    assert_eq!(refs.len(), 2, "{got:?}");
+    for f in &refs {
+        assert_eq!(f.1, "info", "{f:?}");
+        assert_eq!(f.4, "a command runs it, and the skill has no `scripts/` folder", "{f:?}");
+        assert!(!f.4.contains("in passing"), "{f:?}");
+    }
+    // The help's first way: the script belongs to the skill, so add it.
+    write(&fx.tree, "skills/dep/scripts/deploy.sh", "#!/bin/sh\n");
+    write(&fx.tree, "skills/dep/scripts/verify.py", "print(1)\n");
+    assert!(!lint(&fx.base, &["tree/skills/dep"]).iter().any(|f| f.0.contains("reference")));
+    // The second way: say that the commands are for the user's project.
+    fs::remove_dir_all(fx.tree.join("skills/dep/scripts")).unwrap();
+    let body = "In your project, run `scripts/deploy.sh staging` to deploy.\n\n## In your project\n\n\
+                ```bash\npython scripts/verify.py --all\n```\n";
+    fs::write(&path, skill("dep", body)).unwrap();
+    let got = lint(&fx.base, &["tree/skills/dep"]);
+    assert!(!got.iter().any(|f| f.0.contains("reference")), "{got:?}");
+}
+
+#[test]
 fn show_and_lint_report_the_same_lines() {
     let fx = tree();
     let got = lint(&fx.base, &["tree/skills/guide"]);

@@ -80,3 +80,36 @@ fn the_readme_lists_every_rule() {
         assert!(readme.contains(&format!("| `{}` |", r.id)), "README.md has no row for {}", r.id);
     }
 }
+
+#[test]
+fn renaming_a_blank_entry_brings_the_root_back() {
+    // Conformance case 111's situation: one entry named " " hides every skill of its root.
+    let dir = support::manifest().join("fixtures/lint/rules/blank-entry-name/fires");
+    let case: Value = serde_json::from_str(&fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
+    let fx = materialize(&dir.join("tree"), &case["setup"]);
+    let lint = || {
+        let out = support::run(&fx.base, &fx.base.join("no-home"), &["lint", "--format", "json", "tree"]);
+        (out.status.code(), json(&out))
+    };
+    let (rc, v) = lint();
+    assert_eq!(rc, Some(1), "{v}");
+    let f = &v["findings"].as_array().unwrap().iter().find(|f| f["rule"] == "blank-entry-name").unwrap().clone();
+    assert_eq!(f["severity"], "error");
+    assert!(f["path"].as_str().unwrap().ends_with("/tree/ "), "{f}");
+    assert!(f["message"].as_str().unwrap().contains("U+0020"), "{f}");
+    assert!(f["help"][0].as_str().unwrap().starts_with("rename the entry"), "{f}");
+    // Nothing of the root is checked while it is lost: the skill `a` is not a subject.
+    assert_eq!(v["summary"]["files"], 0, "{v}");
+    // The advice, applied: rename it, and the root loads (its skill is linted, clean).
+    fs::rename(fx.tree.join(" "), fx.tree.join("notes.txt")).unwrap();
+    let (rc, v) = lint();
+    assert!(!findings(&v).iter().any(|(r, s, _)| r == "blank-entry-name" || s == "error"), "{v}");
+    assert_eq!(v["summary"]["files"], 1, "{v}");
+    assert_eq!(rc, Some(0), "{v}");
+    // Or remove it.
+    fs::rename(fx.tree.join("notes.txt"), fx.tree.join("\u{3000}")).unwrap();
+    assert!(lint().1["findings"].as_array().unwrap().iter().any(|f| f["rule"] == "blank-entry-name"));
+    fs::remove_file(fx.tree.join("\u{3000}")).unwrap();
+    let (rc, v) = lint();
+    assert_eq!((rc, v["summary"]["files"].clone()), (Some(0), serde_json::json!(1)), "{v}");
+}
