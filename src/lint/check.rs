@@ -8,7 +8,7 @@
 
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::js;
-use crate::nodefs::{self, ReadError};
+use crate::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
 use crate::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
 use crate::yaml::{self, Object, Value};
 use std::ops::Range;
@@ -30,8 +30,8 @@ pub struct Subject {
     pub kind: SubjectKind,
     /// Read the plain-Node way (the bundled root) instead of through the filesystem service.
     pub node_mode: bool,
-    /// The file as discovery already read and parsed it, when it did (production roots).
-    pub source: Option<std::sync::Arc<crate::discover::SourceFile>>,
+    /// This file's check, already made while discovery read it ([`InPass`]).
+    pub checked: Option<std::sync::Arc<crate::discover::Checked>>,
 }
 
 impl Subject {
@@ -76,6 +76,9 @@ pub struct FileResult {
     pub frontmatter: Option<Range<usize>>,
     /// Where the `name` value is, for findings about the skill as a whole.
     pub name_span: Option<Range<usize>>,
+    /// The file was read and checked, but its text was dropped after the check because nothing
+    /// pointed into it ([`InPass`]); a finding made later re-reads it ([`reread`]).
+    pub text_dropped: bool,
 }
 
 /// The keys the harness reads.
@@ -134,25 +137,65 @@ const CLAUDE_CODE_KEYS: &[&str] = &[
 /// Lines of the body above which `body-too-long` fires.
 pub const MAX_BODY_LINES: usize = 500;
 
-/// Lint one skill file.
+/// Lint's per-file check as a discovery [`FileCheck`](crate::discover::FileCheck): each file is
+/// checked on the worker that read it, with discovery's bytes and YAML parse, which are then
+/// dropped. A file with no finding and no suppression comment keeps no text either.
+#[derive(Debug)]
+pub struct InPass {
+    pub opts: CheckOptions,
+}
+
+impl crate::discover::FileCheck for InPass {
+    fn check(&self, file: crate::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
+        let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
+        let mut result = check_bytes(&subject, file.bytes, file.yaml, &self.opts);
+        let quiet = result.findings.is_empty() && result.harness_warning.is_none();
+        if quiet
+            && let Some(src) = &result.source
+            && result.frontmatter.as_ref().is_none_or(|fm| {
+                let (sup, bad) = super::config::Suppressions::scan(src, fm.clone(), &subject.path);
+                sup.is_empty() && bad.is_empty()
+            })
+        {
+            result.source = None;
+            result.text_dropped = true;
+        }
+        Box::new(result)
+    }
+}
+
+/// The text of a file whose check dropped it ([`FileResult::text_dropped`]), read again for a
+/// finding that points into it; `None` if it cannot be read now.
+pub fn reread(path: &str) -> Option<SourceText> {
+    match textread::read_skill_file(path, Route::Node, Keep::Bytes) {
+        Ok(ReadOutcome::Bytes(file)) => Some(SourceText::from_vec(file.into_bytes()).0),
+        _ => None,
+    }
+}
+
+/// Lint one skill file: the check discovery already made of it, or read it now (a file named
+/// on the command line is read the plain-Node way).
 pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
+    if let Some(done) = subject.checked.as_ref().and_then(|c| c.take())
+        && let Ok(done) = done.downcast::<FileResult>()
+    {
+        return *done;
+    }
     let mut result = FileResult::default();
     let path = subject.path.as_str();
-    // The bytes (and YAML parse) discovery already has, read the way the harness reads them.
-    let pre = subject.source.as_deref();
-    let read = match pre {
-        // Each file is checked once: its bytes move into the source text below.
-        Some(pre) => Ok(std::mem::take(&mut *pre.bytes.lock().unwrap_or_else(|e| e.into_inner()))),
-        None => nodefs::read_file(path, path),
-    };
-    let bytes = match read {
-        Ok(b) => b,
-        Err(ReadError::Node(e)) if e.is_absent() => return result,
-        Err(ReadError::Node(e)) if e.code == "EISDIR" => {
+    let bytes = match textread::read_skill_file(path, Route::Node, Keep::Bytes) {
+        Ok(ReadOutcome::Bytes(file)) => file.into_bytes(),
+        Ok(ReadOutcome::Silent(SilentReason::Missing)) => return result,
+        Ok(ReadOutcome::Silent(SilentReason::NotAFile(what)) | ReadOutcome::Unreadable { what }) => {
+            result.findings.push(not_regular(subject, what));
+            return result;
+        }
+        Ok(ReadOutcome::Text(_) | ReadOutcome::NotText { .. }) => unreachable!("plain Node keeps the bytes"),
+        Err(Fatal::Node(e)) if e.code == "EISDIR" => {
             result.findings.push(not_regular(subject, "a directory"));
             return result;
         }
-        Err(ReadError::Node(e)) => {
+        Err(Fatal::Node(e)) => {
             result.findings.push(Finding::new(
                 "discovery-failed",
                 path,
@@ -164,11 +207,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             ));
             return result;
         }
-        Err(ReadError::WouldBlock(what)) => {
-            result.findings.push(not_regular(subject, what));
-            return result;
-        }
-        Err(ReadError::TooLarge(size)) => {
+        Err(Fatal::TooLarge(size)) => {
             result.findings.push(Finding::new(
                 "discovery-failed",
                 path,
@@ -181,7 +220,32 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             ));
             return result;
         }
+        Err(e @ Fatal::Js(_)) => {
+            result.findings.push(Finding::new(
+                "discovery-failed",
+                path,
+                format!("the harness cannot read this file: {e}"),
+                format!(
+                    "the harness's filesystem provider fails as a whole (it logs `skill provider \"filesystem\" \
+                     skipped: {e}`): no skill from any root is loaded and the model gets no catalog"
+                ),
+            ));
+            return result;
+        }
     };
+    check_bytes(subject, bytes, None, opts)
+}
+
+/// Lint one skill file's bytes; `yaml` is discovery's parse of its frontmatter, when it made one.
+#[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
+pub fn check_bytes(
+    subject: &Subject,
+    bytes: Vec<u8>,
+    yaml: Option<&Result<yaml::Parsed, yaml::YamlError>>,
+    opts: &CheckOptions,
+) -> FileResult {
+    let mut result = FileResult::default();
+    let path = subject.path.as_str();
     // Valid UTF-8 becomes the text without a copy; otherwise the bytes are kept beside it.
     let (source, invalid) = SourceText::from_vec(bytes);
     let bytes: &[u8] = invalid.as_deref().unwrap_or(source.text.as_bytes());
@@ -275,13 +339,12 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     };
     // Split and parse once; the harness's verdict and every rule read the same result.
     let split = skillfile::split_frontmatter(harness_text);
-    // Discovery's parse of the same text when it kept one, else our own.
-    #[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
-    let own_parse = match pre {
-        Some(p) if p.yaml.is_some() => None,
-        _ => split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()])),
+    // Discovery's parse of the same text when it made one, else our own.
+    let own_parse = match yaml {
+        Some(_) => None,
+        None => split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()])),
     };
-    let yaml_result = own_parse.as_ref().or(pre.and_then(|p| p.yaml.as_ref()));
+    let yaml_result = own_parse.as_ref().or(yaml);
     let verdict = match (&split, yaml_result) {
         (Ok(fm), Some(parsed)) => skillfile::validate_parsed(harness_text, fm.clone(), parsed.as_ref(), false),
         (Err(e), _) => Err(Rejection::Missing(skillfile::MissingReason::Fences(*e))),
@@ -1779,7 +1842,7 @@ mod tests {
             path: p.to_string_lossy().into_owned(),
             kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a-b".into() },
             node_mode: false,
-            source: None,
+            checked: None,
         };
         let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec(), extra_keys: Vec::new() };
         let bytes = base.as_bytes();
@@ -1817,7 +1880,7 @@ mod tests {
             path: path.to_string_lossy().into_owned(),
             kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a".into() },
             node_mode: false,
-            source: None,
+            checked: None,
         };
         // The catalog keeps 16 units of a 19-unit limit: "Say \"hi\" to the " | "world".
         let opts = CheckOptions { max_description: 19, compat: Vec::new(), extra_keys: Vec::new() };

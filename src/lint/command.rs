@@ -152,21 +152,23 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         .as_deref()
         .map_or_else(|| env.process_cwd.clone(), |c| crate::platform::resolve(&env.process_cwd, c));
     let intentional = opts.config.unscanned_ok_paths(&start);
+    let check_opts = CheckOptions {
+        max_description: settings.description_max_length,
+        compat: opts.compat.clone(),
+        extra_keys: opts.config.extra_keys.clone(),
+    };
+    // Discovery checks each file as it reads it, so no file is read or parsed twice and no
+    // file's bytes or YAML outlive its check.
+    let mut settings = settings.clone();
+    settings.scan.check = Some(std::sync::Arc::new(check::InPass { opts: check_opts.clone() }));
+    let settings = &settings;
     let t = if paths.is_empty() {
-        // Discovery keeps each file's bytes and YAML parse, so no file is read or parsed twice.
-        let mut settings = settings.clone();
-        settings.scan.keep_source = true;
-        let snap = crate::commands::discover(&settings, env);
+        let snap = crate::commands::discover(settings, env);
         let mut t = targets::from_snapshot(&snap);
         t.findings.extend(targets::unscanned_findings(&crate::unscanned::search(&snap, &env.home, &intentional)));
         t
     } else {
         targets::from_paths(paths, settings, env, &intentional)?
-    };
-    let check_opts = CheckOptions {
-        max_description: settings.description_max_length,
-        compat: opts.compat.clone(),
-        extra_keys: opts.config.extra_keys.clone(),
     };
     let mut report =
         Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
@@ -203,7 +205,15 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         if let Some(span) = r.name_span {
             name_spans.insert(s.path.clone(), span);
         }
-        if let Some(src) = r.source {
+        // A text the check dropped is read again when a finding points into it.
+        let src = match r.source {
+            None if r.text_dropped && needs_text => check::reread(&s.path),
+            src => src,
+        };
+        if r.text_dropped && src.is_none() {
+            report.summary.files += 1;
+        }
+        if let Some(src) = src {
             report.summary.files += 1;
             let mut keep = needs_text || !file_findings.is_empty();
             if let Some(fm) = &r.frontmatter {
