@@ -544,6 +544,72 @@ mod tests {
         assert_eq!(read_all_open(&mut f, &stale).unwrap().len(), 12 + big.len());
     }
 
+    /// Every way of keeping a file gives the same verdict, on both routes, for every kind of
+    /// node the harness can meet; the texts agree with the bytes.
+    #[test]
+    fn one_verdict_whatever_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+        let files: [(&str, &[u8]); 6] = [
+            ("plain.md", b"---\nname: a\n---\nbody\n"),
+            ("bom.md", b"\xEF\xBB\xBF---\nname: a\n---\nbody\n"),
+            ("nul.md", b"---\nname: a\n---\n\0"),
+            ("latin1.md", b"---\nname: caf\xe9\n---\n"),
+            ("empty.md", b""),
+            ("long.md", &[b'x'; 200_000]),
+        ];
+        for (name, bytes) in files {
+            std::fs::write(at(name), bytes).unwrap();
+        }
+        std::fs::create_dir(at("dir.md")).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(at("plain.md"), at("link.md")).unwrap();
+            std::os::unix::fs::symlink(at("nowhere"), at("dangling.md")).unwrap();
+            let fifo = std::ffi::CString::new(at("fifo.md")).unwrap();
+            assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        }
+        let verdict = |r: &Result<ReadOutcome, Fatal>| match r {
+            Ok(ReadOutcome::Text(_) | ReadOutcome::Bytes(_)) => "text".to_string(),
+            Ok(ReadOutcome::Silent(s)) => format!("{s:?}"),
+            Ok(ReadOutcome::NotText { warning, .. }) => warning.clone(),
+            Ok(ReadOutcome::Unreadable { what }) => format!("unreadable {what}"),
+            Err(e) => e.to_string(),
+        };
+        let names = ["plain.md", "bom.md", "nul.md", "latin1.md", "empty.md", "long.md", "dir.md", "link.md"];
+        #[cfg(unix)]
+        let names = [&names[..], &["dangling.md", "fifo.md", "missing.md"]].concat();
+        for name in names {
+            let path = at(name);
+            for route in [Route::Node, Route::Service { key: None }, Route::Service { key: Some(&path) }] {
+                let read = |keep| read_skill_file(&path, route, keep);
+                let (front, whole, bytes) = (read(Keep::Frontmatter), read(Keep::Whole), read(Keep::Bytes));
+                assert_eq!(verdict(&front), verdict(&whole), "{name} {route:?}");
+                assert_eq!(verdict(&whole), verdict(&bytes), "{name} {route:?}");
+                if let (Ok(ReadOutcome::Text(text)), Ok(ReadOutcome::Bytes(file))) = (&whole, &bytes) {
+                    assert_eq!(text, &*file.text(), "{name} {route:?}");
+                }
+            }
+        }
+        let service = |name: &str| verdict(&read_skill_file(&at(name), Route::Service { key: None }, Keep::Bytes));
+        let node = |name: &str| verdict(&read_skill_file(&at(name), Route::Node, Keep::Bytes));
+        assert!(service("nul.md").ends_with(": binary file"));
+        assert!(service("latin1.md").ends_with(": invalid UTF-8 text"));
+        assert_eq!(node("latin1.md"), "text");
+        assert_eq!(service("dir.md"), "NotAFile(\"a directory\")");
+        assert_eq!(node("dir.md"), "Error: EISDIR: illegal operation on a directory, read");
+        #[cfg(unix)]
+        {
+            assert_eq!(service("fifo.md"), "NotAFile(\"FIFO\")");
+            assert_eq!(node("fifo.md"), "unreadable FIFO");
+            assert_eq!(service("dangling.md"), "Missing");
+        }
+        let Ok(ReadOutcome::Text(front)) = read_skill_file(&at("bom.md"), Route::Node, Keep::Frontmatter) else {
+            panic!()
+        };
+        assert!(front.starts_with('\u{feff}'), "plain Node keeps the BOM");
+    }
+
     #[test]
     fn the_kept_prefix_splits_like_the_whole_text() {
         let cases: [&[u8]; 10] = [

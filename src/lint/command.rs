@@ -96,6 +96,14 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         }
         return Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK });
     }
+    let failed = report.findings.iter().any(|f| f.severity >= fail_on);
+    if g.format == Format::Json && !io.out_is_terminal {
+        // Piped or redirected: streamed, never held whole in memory.
+        let mut out = std::io::BufWriter::with_capacity(64 << 10, &mut *io.out);
+        render::json::write(report, &mut out)?;
+        std::io::Write::flush(&mut out)?;
+        return Ok(if failed { EXIT_FINDINGS } else { EXIT_OK });
+    }
     let text = match g.format {
         Format::Human => {
             let color = term::use_color(g.color, &|k| std::env::var(k).ok(), std::io::stdout().is_terminal());
@@ -111,7 +119,7 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         _ => std::borrow::Cow::Borrowed(text.as_str()),
     };
     io.out.write_all(text.as_bytes())?;
-    Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
 }
 
 fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
@@ -160,7 +168,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     // Discovery checks each file as it reads it, so no file is read or parsed twice and no
     // file's bytes or YAML outlive its check.
     let mut settings = settings.clone();
-    settings.scan.check = Some(std::sync::Arc::new(check::InPass { opts: check_opts.clone() }));
+    settings.scan.check = Some(std::sync::Arc::new(check::InPass { opts: check_opts.clone(), config: opts.config.clone() }));
     let settings = &settings;
     let t = if paths.is_empty() {
         let snap = crate::commands::discover(settings, env);
@@ -205,12 +213,12 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         if let Some(span) = r.name_span {
             name_spans.insert(s.path.clone(), span);
         }
-        // A text the check dropped is read again when a finding points into it.
+        // A text the check kept only part of is read again when another finding points into it.
         let src = match r.source {
-            None if r.text_dropped && needs_text => check::reread(&s.path),
+            src if r.text_partial && needs_text => check::reread(&s.path).or(src),
             src => src,
         };
-        if r.text_dropped && src.is_none() {
+        if r.text_partial && src.is_none() {
             report.summary.files += 1;
         }
         if let Some(src) = src {

@@ -122,6 +122,14 @@ fn finding<'a>(report: &'a Report, f: &'a Finding) -> FindingOut<'a> {
 }
 
 pub fn render(report: &Report) -> String {
+    // About a kilobyte per finding; one allocation up front instead of repeated doubling.
+    let mut out = Vec::with_capacity(1024 + report.findings.len() * 1024);
+    write(report, &mut out).expect("writing JSON to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// [`render`], streamed to `w` (the document is never held whole in memory).
+pub fn write(report: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let doc = Doc {
         schema_version: SCHEMA_VERSION,
         tool: Tool::THIS,
@@ -131,11 +139,8 @@ pub fn render(report: &Report) -> String {
         fixes: &report.fixes,
         inputs: &report.inputs,
     };
-    // About a kilobyte per finding; one allocation up front instead of repeated doubling.
-    let mut out = Vec::with_capacity(1024 + report.findings.len() * 1024);
-    serde_json::to_writer_pretty(&mut out, &doc).expect("writing JSON to memory cannot fail");
-    out.push(b'\n');
-    String::from_utf8(out).expect("serde_json writes UTF-8")
+    serde_json::to_writer_pretty(&mut *w, &doc)?;
+    w.write_all(b"\n")
 }
 
 /// The schema of [`render`]'s document.
