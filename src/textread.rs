@@ -179,9 +179,8 @@ fn read_service(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
     if let Some(silent) = not_a_file(&meta) {
         return Ok(silent);
     }
-    let opened = nodefs::open_nonblocking(&target)
-        .map_err(|e| NodeError::from_io(&e, "open", &target))
-        .and_then(|file| {
+    let opened =
+        nodefs::open_nonblocking(&target).map_err(|e| NodeError::from_io(&e, "open", &target)).and_then(|file| {
             file.metadata().map(|meta| (file, meta)).map_err(|e| NodeError::from_io(&e, "fstat", &target))
         });
     match opened {
@@ -282,7 +281,8 @@ fn read_open(
         return Err(Failure::Fatal(Fatal::TooLarge(meta.len())));
     }
     if keep == Keep::Bytes {
-        let bytes = read_all_open(&mut file, meta).map_err(|e| Failure::Node(NodeError::from_io(&e, "read", err_path)))?;
+        let bytes =
+            read_all_open(&mut file, meta).map_err(|e| Failure::Node(NodeError::from_io(&e, "read", err_path)))?;
         if !strict {
             if utf16_len_of_utf8(&bytes) > V8_MAX_STRING {
                 return Err(too_long());

@@ -8,8 +8,8 @@
 
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::js;
-use crate::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
 use crate::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
+use crate::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
 use crate::yaml::{self, Object, Value};
 use std::ops::Range;
 
@@ -153,9 +153,7 @@ impl crate::discover::FileCheck for InPass {
     fn check(&self, file: crate::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
         let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
         let mut result = check_bytes(&subject, file.bytes, file.yaml, &self.opts);
-        result
-            .findings
-            .retain(|f| f.severity == Severity::Error || self.config.level(f, &self.opts.compat).is_some());
+        result.findings.retain(|f| f.severity == Severity::Error || self.config.level(f, &self.opts.compat).is_some());
         let Some(src) = &mut result.source else { return Box::new(result) };
         // Suppression comments are matched against every finding, later: keep such a text.
         if result.frontmatter.as_ref().is_some_and(|fm| {
@@ -175,7 +173,9 @@ impl crate::discover::FileCheck for InPass {
         let last = result
             .findings
             .iter()
-            .flat_map(|f| f.span.iter().chain(f.related.iter().filter(|r| r.path == f.path).filter_map(|r| r.span.as_ref())))
+            .flat_map(|f| {
+                f.span.iter().chain(f.related.iter().filter(|r| r.path == f.path).filter_map(|r| r.span.as_ref()))
+            })
             .map(|s| s.end.max(s.start + 1) - 1)
             .max();
         let cut = match last {
