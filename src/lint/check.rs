@@ -7,50 +7,13 @@
 //! the file are errors; everything on a file the harness loads is a warning or info.
 
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
-use crate::js;
-use crate::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
-use crate::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
-use crate::yaml::{self, Object, Value};
+use crate::engine::js;
+use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
+use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
+use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
 
-/// What kind of entry a skill file belongs to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SubjectKind {
-    /// `<root>/<entry>/SKILL.md`; the resource base is the folder.
-    Bundle { dir: String, entry: String },
-    /// `<root>/<entry>` ending in `.md`; the resource base is the root.
-    Flat { root: String, entry: String },
-}
-
-/// One skill file to lint.
-#[derive(Clone, Debug)]
-pub struct Subject {
-    /// The file, as the harness spells it.
-    pub path: String,
-    pub kind: SubjectKind,
-    /// Read the plain-Node way (the bundled root) instead of through the filesystem service.
-    pub node_mode: bool,
-    /// This file's check, already made while discovery read it ([`InPass`]).
-    pub checked: Option<std::sync::Arc<crate::discover::Checked>>,
-}
-
-impl Subject {
-    /// The skill's resource base directory.
-    pub fn base_dir(&self) -> &str {
-        match &self.kind {
-            SubjectKind::Bundle { dir, .. } => dir,
-            SubjectKind::Flat { root, .. } => root,
-        }
-    }
-
-    /// The folder name, or the flat file's name without `.md`.
-    pub fn stem(&self) -> &str {
-        match &self.kind {
-            SubjectKind::Bundle { entry, .. } => entry,
-            SubjectKind::Flat { entry, .. } => entry.strip_suffix(".md").unwrap_or(entry),
-        }
-    }
-}
+pub use super::subject::{Subject, SubjectKind};
 
 /// Settings the rules need.
 #[derive(Clone, Debug)]
@@ -138,7 +101,7 @@ const CLAUDE_CODE_KEYS: &[&str] = &[
 /// Lines of the body above which `body-too-long` fires.
 pub const MAX_BODY_LINES: usize = 500;
 
-/// Lint's per-file check as a discovery [`FileCheck`](crate::discover::FileCheck): each file is
+/// Lint's per-file check as a discovery [`FileCheck`](crate::engine::discover::FileCheck): each file is
 /// checked on the worker that read it, with discovery's bytes and YAML parse, which are then
 /// dropped. A file with no finding and no suppression comment keeps no text either.
 #[derive(Debug)]
@@ -149,8 +112,8 @@ pub struct InPass {
     pub config: super::config::Config,
 }
 
-impl crate::discover::FileCheck for InPass {
-    fn check(&self, file: crate::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
+impl crate::engine::discover::FileCheck for InPass {
+    fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
         let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
         let mut result = check_bytes(&subject, file.bytes, file.yaml, &self.opts);
         result.findings.retain(|f| f.severity == Severity::Error || self.config.level(f, &self.opts.compat).is_some());
@@ -1124,7 +1087,7 @@ impl<'a> Ctx<'a> {
                 .help("add `description: <what the skill does and when to use it>`; the model sees it in the catalog");
                 if let Some(k) = obj.iter().map(|(k, _)| k).find(|k| {
                     let n = normalize_key(k);
-                    crate::commands::edit_distance(&n, "description") <= 2
+                    crate::analysis::suggest::edit_distance(&n, "description") <= 2
                 }) {
                     f = f.at_opt(self.key_span(k)).label(format!("`{k}` is not `description`"));
                 }
@@ -1455,12 +1418,12 @@ impl<'a> Ctx<'a> {
         // The entry as it is and as it would be renamed: folder `name`, or file `name.md`.
         let (what, entry, renamed, parent) = match &self.subject.kind {
             SubjectKind::Bundle { dir, entry } => {
-                ("folder", entry.clone(), name.to_string(), crate::platform::dirname(dir))
+                ("folder", entry.clone(), name.to_string(), crate::engine::platform::dirname(dir))
             }
             SubjectKind::Flat { root, entry } => ("file", entry.clone(), format!("{name}.md"), root.clone()),
         };
-        let from = crate::platform::join(&parent, &entry);
-        let to = crate::platform::join(&parent, &renamed);
+        let from = crate::engine::platform::join(&parent, &entry);
+        let to = crate::engine::platform::join(&parent, &renamed);
         // A case-only rename is the same entry on case-insensitive filesystems; otherwise the
         // new name must be free.
         let taken = !entry.eq_ignore_ascii_case(&renamed) && std::fs::symlink_metadata(&to).is_ok();
@@ -1768,7 +1731,7 @@ fn suggest_key(key: &str) -> Option<&'static str> {
         if n_chars.abs_diff(*known_chars) > limit || bag_distance(known, &n) > limit {
             continue;
         }
-        let d = if *known == n { 0 } else { crate::commands::edit_distance(known, &n) };
+        let d = if *known == n { 0 } else { crate::analysis::suggest::edit_distance(known, &n) };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
