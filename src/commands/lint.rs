@@ -167,7 +167,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     // file's bytes or YAML outlive its check.
     let mut settings = settings.clone();
     settings.scan.check =
-        Some(std::sync::Arc::new(check::InPass { opts: check_opts.clone(), config: opts.config.clone() }));
+        Some(std::sync::Arc::new(crate::lint::pass::InPass { opts: check_opts.clone(), config: opts.config.clone() }));
     let settings = &settings;
     let t = if paths.is_empty() {
         let snap = crate::commands::discover(settings, env);

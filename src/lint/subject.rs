@@ -18,7 +18,7 @@ pub struct Subject {
     /// Read the plain-Node way (the bundled root) instead of through the filesystem service.
     pub node_mode: bool,
     /// This file's check, already made while discovery read it
-    /// ([`InPass`](super::check::InPass)).
+    /// ([`InPass`](super::pass::InPass)).
     pub checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
 }
 
