@@ -156,11 +156,19 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         .as_deref()
         .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
     let intentional = opts.config.unscanned_ok_paths(&start);
+    let check_opts = CheckOptions {
+        max_description: settings.description_max_length,
+        compat: opts.compat.clone(),
+        extra_keys: opts.config.extra_keys.clone(),
+    };
+    // Discovery checks each file as it reads it, so no file is read or parsed twice and no
+    // file's bytes or YAML outlive its check.
+    let mut settings = settings.clone();
+    settings.scan.check =
+        Some(std::sync::Arc::new(crate::lint::pass::InPass { opts: check_opts.clone(), config: opts.config.clone() }));
+    let settings = &settings;
     let t = if paths.is_empty() {
-        // Discovery keeps each file's bytes and YAML parse, so no file is read or parsed twice.
-        let mut settings = settings.clone();
-        settings.scan.keep_source = true;
-        let snap = crate::commands::discover(&settings, env);
+        let snap = crate::commands::discover(settings, env);
         let mut t = targets::from_snapshot(&snap);
         t.findings.extend(targets::unscanned_findings(&crate::analysis::unscanned::search(
             &snap,
@@ -171,27 +179,25 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     } else {
         targets::from_paths(paths, settings, env, &intentional)?
     };
-    let check_opts = CheckOptions {
-        max_description: settings.description_max_length,
-        compat: opts.compat.clone(),
-        extra_keys: opts.config.extra_keys.clone(),
-    };
     let mut report =
         Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
     let mut findings: Vec<Finding> = t.findings;
     let mut suppressions: HashMap<String, Suppressions> = HashMap::new();
     let mut name_spans: HashMap<String, Range<usize>> = HashMap::new();
-    // Each file is checked on its own, on every core; results are folded in subject order.
-    let mut bundles_seen = std::collections::BTreeSet::new();
-    let work: Vec<(&Subject, bool)> =
-        t.subjects.iter().map(|s| (s, bundles_seen.insert(s.base_dir().to_string()))).collect();
+    // Discovery checked each file it read; files it did not read (named on the command line)
+    // are checked here, and each bundle's links, on every core. Results are folded in subject
+    // order, each file's taken from its entry as it comes (never all at once).
+    let mut bundles_seen = std::collections::HashSet::new();
+    let work: Vec<(&Subject, bool)> = t.subjects.iter().map(|s| (s, bundles_seen.insert(s.base_dir()))).collect();
+    drop(bundles_seen);
     let results = crate::engine::discover::par_map(&work, |(s, first_in_bundle)| {
         let links = if *first_in_bundle { bundle::check_symlinks(s) } else { Vec::new() };
-        (check::check_file(s, &check_opts), links)
+        (s.checked.is_none().then(|| Box::new(check::check_file(s, &check_opts))), links)
     });
     // Paths that discovery-level findings point at keep their text for snippets.
     let mentioned: std::collections::HashSet<String> = findings.iter().map(|f| f.path.clone()).collect();
-    for ((s, _), (r, links)) in work.into_iter().zip(results) {
+    for ((s, _), (own, links)) in work.into_iter().zip(results) {
+        let r = own.map_or_else(|| check::check_file(s, &check_opts), |r| *r);
         let needs_text = !links.is_empty() || mentioned.contains(&s.path);
         findings.extend(links);
         let mut file_findings = r.findings;
@@ -208,10 +214,21 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         for f in &mut file_findings {
             f.skill = f.skill.take().or_else(|| r.name.clone());
         }
-        if let Some(span) = r.name_span {
+        // Only findings about the skill as a whole (discovery's) take the name's span.
+        if let Some(span) = r.name_span
+            && mentioned.contains(&s.path)
+        {
             name_spans.insert(s.path.clone(), span);
         }
-        if let Some(src) = r.source {
+        // A text the check kept only part of is read again when another finding points into it.
+        let src = match r.source {
+            src if r.text_partial && needs_text => check::reread(&s.path).or(src),
+            src => src,
+        };
+        if r.text_partial && src.is_none() {
+            report.summary.files += 1;
+        }
+        if let Some(src) = src {
             report.summary.files += 1;
             let mut keep = needs_text || !file_findings.is_empty();
             if let Some(fm) = &r.frontmatter {

@@ -12,10 +12,11 @@
 //!   incomplete and no catalog is published.
 
 use crate::engine::collate::EntryCollator;
-use crate::engine::nodefs::{self, Kind, NodeError, ReadError};
+use crate::engine::nodefs::{self, Kind, NodeError, ResolveError};
 use crate::engine::platform;
 use crate::engine::skillfile::{self, ParsedSkill, Rejection};
-use crate::engine::textread::{self, Decoded, Decoding, TextError};
+use crate::engine::textread::{self, Keep, Route};
+pub use crate::engine::textread::{ReadOutcome, SilentReason};
 use std::ffi::OsString;
 
 /// Rank constants (`skill-filesystem/src/index.ts:36-40`, `skill/src/index.ts:24-27`).
@@ -262,6 +263,15 @@ impl ProviderError {
     }
 }
 
+impl From<textread::Fatal> for ProviderError {
+    fn from(e: textread::Fatal) -> ProviderError {
+        match e {
+            textread::Fatal::Node(e) => ProviderError::Node(e),
+            other => ProviderError::Js(other.to_string()),
+        }
+    }
+}
+
 /// `listingIoError`: wrap a failure while listing `display` as the filesystem service does.
 fn listing_io_error(display: &str, err: Stage) -> ProviderError {
     match err {
@@ -285,47 +295,15 @@ enum Stage {
     Fs(ProviderError),
 }
 
-/// The filesystem service's `resolve` (`resolveLocalTarget`): the real path used for I/O, or the
-/// real path of the nearest existing ancestor with the missing suffix re-appended.
+/// The filesystem service's `resolve` ([`nodefs::resolve_target`]) as a listing stage.
 fn resolve_target(display: &str) -> Result<String, Stage> {
-    match nodefs::realpath(display) {
-        Ok(real) => return Ok(real),
-        Err(e) if e.code == "ENOTDIR" => {
-            return Err(Stage::Fs(ProviderError::Fs {
-                code: "FS_NOT_FOUND",
-                message: format!("cannot resolve \"{display}\": a parent path segment is not a directory"),
-            }));
-        }
-        Err(e) if e.code != "ENOENT" => return Err(Stage::Node(e)),
-        Err(_) => {}
-    }
-    let mut missing = vec![basename(display)];
-    let mut ancestor = platform::dirname(display);
-    loop {
-        match nodefs::realpath(&ancestor) {
-            Ok(real) => {
-                let mut key = real;
-                for seg in missing.iter().rev() {
-                    key = platform::join(&key, seg);
-                }
-                return Ok(key);
-            }
-            Err(e) if e.code != "ENOENT" => return Err(Stage::Node(e)),
-            Err(_) => {
-                let parent = platform::dirname(&ancestor);
-                if parent == ancestor {
-                    return Ok(display.to_string());
-                }
-                missing.push(basename(&ancestor));
-                ancestor = parent;
-            }
-        }
-    }
-}
-
-fn basename(p: &str) -> String {
-    let trimmed = p.trim_end_matches(platform::SEP);
-    trimmed.rsplit(platform::SEP).next().unwrap_or("").to_string()
+    nodefs::resolve_target(display).map_err(|e| match e {
+        ResolveError::Node(e) => Stage::Node(e),
+        ResolveError::ParentNotDirectory => Stage::Fs(ProviderError::Fs {
+            code: "FS_NOT_FOUND",
+            message: format!("cannot resolve \"{display}\": a parent path segment is not a directory"),
+        }),
+    })
 }
 
 /// One root entry as the provider sees it after listing.
@@ -471,123 +449,6 @@ fn list_node(root: &str, collator: &EntryCollator, log: &mut Vec<String>) -> Res
     Ok(Listing::Entries { entries, non_utf8 })
 }
 
-/// How the skill file's text came out of the read step.
-pub enum ReadOutcome {
-    Text(String),
-    /// Absent or not a regular file: the harness drops it without a word.
-    Silent(SilentReason),
-    /// `FS_NOT_TEXT`: the harness warns and skips.
-    NotText {
-        warning: String,
-        binary: bool,
-    },
-    /// The harness would block or read forever here; dsh-skills does not open it.
-    Unreadable {
-        what: &'static str,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SilentReason {
-    /// ENOENT/ENOTDIR: no such file (a bundle without `SKILL.md`, a dangling link).
-    Missing,
-    /// It exists but is not a regular file (`SKILL.md` is a directory, a FIFO, a device).
-    NotAFile(&'static str),
-}
-
-/// `readSkillTextFromFileSystem`: resolve, stat, then `readWholeText`.
-fn read_production(path: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
-    let target = match resolve_target(path) {
-        Ok(t) => t,
-        Err(Stage::Node(e)) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
-        Err(Stage::Node(e)) => return Err(ProviderError::Node(e)),
-        Err(Stage::Fs(e)) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
-        Err(Stage::Fs(e)) => return Err(e),
-    };
-    let meta = match nodefs::stat(&target) {
-        Ok(m) => m,
-        Err(e) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
-        Err(e) => return Err(ProviderError::Node(e)),
-    };
-    match Kind::of(&meta) {
-        Kind::File => {}
-        Kind::Directory => return Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
-        Kind::Other => return Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
-    }
-    read_text_at(path, &target, whole)
-}
-
-/// `readWholeText` of the file whose real path is `target` (`path` is its display path).
-/// With `whole` false only the frontmatter part of the text is kept (the rest is still read
-/// and validated, as the harness rejects invalid UTF-8 anywhere).
-fn read_text_at(path: &str, target: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
-    decoded(path, textread::read_text(target, target, Decoding::Strict, whole))
-}
-
-/// The filesystem service's outcome for a strict read of the file shown as `path`.
-fn decoded(path: &str, result: Result<Decoded, TextError>) -> Result<ReadOutcome, ProviderError> {
-    let not_text = |what: &str| ReadOutcome::NotText {
-        warning: format!(
-            "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": {what}"
-        ),
-        binary: what == "binary file",
-    };
-    match result {
-        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
-        Ok(Decoded::Binary) => Ok(not_text("binary file")),
-        Ok(Decoded::InvalidUtf8) => Ok(not_text("invalid UTF-8 text")),
-        Err(TextError::Read(ReadError::Node(e))) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
-        Err(TextError::Read(ReadError::Node(e))) => Err(ProviderError::Node(e)),
-        // Swapped for a special file between stat and open: never read it.
-        Err(TextError::Read(ReadError::WouldBlock(what))) => Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))),
-        Err(TextError::Read(ReadError::TooLarge(size))) => Err(too_large(size)),
-        Err(TextError::Js(text)) => Err(ProviderError::Js(text)),
-    }
-}
-
-/// `readFile(path, 'utf8')` for the bundled root: BOM kept, invalid bytes replaced, NULs kept.
-fn read_node(path: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
-    match textread::read_text(path, path, Decoding::Lossy, whole) {
-        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
-        Ok(Decoded::Binary | Decoded::InvalidUtf8) => unreachable!("lossy decoding refuses nothing"),
-        Err(TextError::Read(ReadError::Node(e))) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
-        Err(TextError::Read(ReadError::Node(e))) => Err(ProviderError::Node(e)),
-        Err(TextError::Read(ReadError::WouldBlock(what))) => Ok(ReadOutcome::Unreadable { what }),
-        Err(TextError::Read(ReadError::TooLarge(size))) => Err(too_large(size)),
-        Err(TextError::Js(text)) => Err(ProviderError::Js(text)),
-    }
-}
-
-/// Node's `readFile` refusal of a file over 2 GiB, which fails the whole provider.
-fn too_large(size: u64) -> ProviderError {
-    ProviderError::Js(format!("RangeError [ERR_FS_FILE_TOO_LARGE]: File size ({size}) is greater than 2 GiB"))
-}
-
-/// Read a skill file as the harness reads it for a root: the plain-Node way for the bundled
-/// root (`node_mode`), through the filesystem service otherwise.
-/// `whole` false keeps only the frontmatter part of the text.
-pub fn read_skill_file(path: &str, node_mode: bool, whole: bool) -> Result<ReadOutcome, ProviderError> {
-    if node_mode { read_node(path, whole) } else { read_production(path, whole) }
-}
-
-/// [`read_production`] when the file's real path is already known from the listing
-/// (`key`). When `key` is not a symlink its real path is itself and `lstat` is the `stat` the
-/// service would make; anything else takes the full route, so every error reads the same.
-fn read_production_at(path: &str, key: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
-    match textread::open_no_follow(key) {
-        Ok((file, meta)) => match Kind::of(&meta) {
-            Kind::File => decoded(path, textread::read_open(file, &meta, key, Decoding::Strict, whole)),
-            Kind::Directory => Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
-            Kind::Other => Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
-        },
-        Err(e) if matches!(nodefs::errno_name(&e), "ENOENT" | "ENOTDIR") => {
-            Ok(ReadOutcome::Silent(SilentReason::Missing))
-        }
-        // A symlink (ELOOP under O_NOFOLLOW), a permission problem, anything else: the full route.
-        _ => read_production(path, whole),
-    }
-}
-
 /// A parsed skill as the provider hands it to the registry (`SkillCandidate`).
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -637,8 +498,8 @@ pub struct EntryReport {
     /// The file the harness opens for this entry, when it is a bundle or a flat `.md` file.
     pub locator: Option<String>,
     pub outcome: Outcome,
-    /// With [`ScanOptions::keep_source`]: the file as read and parsed.
-    pub source: Option<std::sync::Arc<SourceFile>>,
+    /// With [`ScanOptions::check`]: what the check made of the file, until its consumer takes it.
+    pub checked: Option<std::sync::Arc<Checked>>,
 }
 
 /// How a root's scan ended.
@@ -680,30 +541,51 @@ pub struct ProviderScan {
     pub notes: Vec<String>,
 }
 
-/// How much of each skill file a scan keeps.
-#[derive(Clone, Copy, Debug)]
+/// How much of each skill file a scan keeps, and what it does with it.
+#[derive(Clone, Debug)]
 pub struct ScanOptions {
     /// Keep the trimmed body (`show`, `lint`); commands that never print bodies drop it as soon
     /// as the file is validated, which keeps memory flat on large trees.
     pub keep_content: bool,
-    /// Keep each production-mode file's raw bytes and YAML parse on its entry
-    /// ([`EntryReport::source`]), so that `lint` checks it without reading or parsing it again.
-    pub keep_source: bool,
+    /// Run this check on each skill file as it is read (lint's per-file rules), on the worker
+    /// that read it, with the file's bytes and YAML parse, which are then dropped: nothing is
+    /// read or parsed twice, and no file's bytes outlive its check. The result is kept on its
+    /// entry ([`EntryReport::checked`]).
+    pub check: Option<std::sync::Arc<dyn FileCheck>>,
 }
 
 impl Default for ScanOptions {
     fn default() -> Self {
-        ScanOptions { keep_content: true, keep_source: false }
+        ScanOptions { keep_content: true, check: None }
     }
 }
 
-/// A skill file as discovery read and parsed it, kept for `lint`.
+/// A check of each skill file during the scan ([`ScanOptions::check`]). The engine knows nothing
+/// of what it computes: it keeps the result for the caller.
+pub trait FileCheck: Send + Sync + std::fmt::Debug {
+    fn check(&self, file: FileToCheck<'_>) -> Box<dyn std::any::Any + Send>;
+}
+
+/// A skill file as the reading stage read it, handed to a [`FileCheck`].
+pub struct FileToCheck<'a> {
+    pub root: &'a Root,
+    pub entry: &'a Entry,
+    /// The file the harness opens for the entry (its locator).
+    pub path: &'a str,
+    /// The file's bytes, exactly as on disk.
+    pub bytes: Vec<u8>,
+    /// `yaml::parse` of its frontmatter text, when it has fences and reads as text.
+    pub yaml: Option<&'a Result<crate::engine::yaml::Parsed, crate::engine::yaml::YamlError>>,
+}
+
+/// A [`FileCheck`]'s result for one entry, until its consumer takes it (once).
 #[derive(Debug)]
-pub struct SourceFile {
-    /// The file's bytes, exactly as on disk, until lint's check takes them (moved, not copied).
-    pub bytes: std::sync::Mutex<Vec<u8>>,
-    /// `yaml::parse` of its frontmatter text, when it has fences.
-    pub yaml: Option<Result<crate::engine::yaml::Parsed, crate::engine::yaml::YamlError>>,
+pub struct Checked(std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>);
+
+impl Checked {
+    pub fn take(&self) -> Option<Box<dyn std::any::Any + Send>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
 }
 
 /// A root's listing and the warnings the listing itself logged.
@@ -719,7 +601,7 @@ pub fn scan_provider(
     project_root: Option<&str>,
     provider_order: usize,
     collator: &EntryCollator,
-    options: ScanOptions,
+    options: &ScanOptions,
     log: &mut Vec<String>,
 ) -> ProviderScan {
     let mut scan = ProviderScan {
@@ -829,8 +711,8 @@ pub fn scan_provider(
             if scan.error.is_some() {
                 break;
             }
-            let source = match &mut work {
-                EntryWork::Read(w) => w.source.take(),
+            let checked = match &mut work {
+                EntryWork::Read(w) => w.checked.take(),
                 _ => None,
             };
             let (outcome, locator) =
@@ -841,7 +723,7 @@ pub fn scan_provider(
                 path: entry.path,
                 locator,
                 outcome,
-                source,
+                checked,
             });
         }
         scan.roots.push(report);
@@ -915,11 +797,11 @@ struct ReadWork {
     directory: String,
     read: Result<ReadOutcome, ProviderError>,
     parsed: Option<Result<ParsedSkill, Rejection>>,
-    source: Option<std::sync::Arc<SourceFile>>,
+    checked: Option<std::sync::Arc<Checked>>,
 }
 
 /// The side-effect-free part of the provider's loop body: classify, read, parse.
-fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork {
+fn process_entry(root: &Root, entry: &Entry, options: &ScanOptions) -> EntryWork {
     // Test hook (debug builds only): prove a bug in a worker ends with status 2, not a hang.
     #[cfg(debug_assertions)]
     if std::env::var_os("DSH_SKILLS_TEST_WORKER_PANIC").is_some() {
@@ -937,73 +819,35 @@ fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork 
         Kind::File if entry.name.ends_with(".md") => (entry.path.clone(), root.path.clone(), entry.key.clone()),
         _ => return EntryWork::Ignored,
     };
-    let kept = match (options.keep_source, root.trusted_host, &key) {
-        (false, _, _) => None,
-        (true, true, _) => read_node_bytes(&path),
-        (true, false, Some(key)) => read_production_bytes(key),
-        (true, false, None) => None,
+    let route = if root.trusted_host { Route::Node } else { Route::Service { key: key.as_deref() } };
+    let keep = match (&options.check, options.keep_content) {
+        (Some(_), _) => Keep::Bytes,
+        (None, true) => Keep::Whole,
+        (None, false) => Keep::Frontmatter,
     };
-    if let Some(bytes) = kept {
-        // As below, but the bytes and the YAML parse are kept for lint, and the text is
-        // borrowed from the bytes instead of copied.
-        let text: Result<std::borrow::Cow<'_, str>, _> = if root.trusted_host {
-            // Plain Node decodes the whole file, replacing invalid sequences and keeping a BOM.
-            Ok(String::from_utf8_lossy(&bytes))
-        } else {
-            match textread::decode_strict(&bytes) {
-                Ok(textread::Strict::Text(text)) => Ok(std::borrow::Cow::Borrowed(text)),
-                Ok(textread::Strict::Binary) => Err(decoded(&path, Ok(Decoded::Binary))),
-                Ok(textread::Strict::InvalidUtf8) => Err(decoded(&path, Ok(Decoded::InvalidUtf8))),
-                Err(e) => Err(decoded(&path, Err(e))),
-            }
-        };
-        let (read, parsed, yaml) = match text {
-            Ok(text) => {
-                let (parsed, yaml) = skillfile::parse_skill_text_keeping_yaml(&text, options.keep_content);
-                (Ok(ReadOutcome::Text(String::new())), Some(parsed), yaml)
-            }
-            Err(outcome) => (outcome, None, None),
-        };
-        let source = Some(std::sync::Arc::new(SourceFile { bytes: std::sync::Mutex::new(bytes), yaml }));
-        return EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source }));
-    }
-    let read = match (&key, root.trusted_host) {
-        (Some(key), false) => read_production_at(&path, key, options.keep_content),
-        _ => read_skill_file(&path, root.trusted_host, options.keep_content),
+    let check = |bytes, yaml| {
+        let check = options.check.as_ref()?;
+        let result = check.check(FileToCheck { root, entry, path: &path, bytes, yaml });
+        Some(std::sync::Arc::new(Checked(std::sync::Mutex::new(Some(result)))))
     };
-    let parsed = match &read {
-        Ok(ReadOutcome::Text(text)) => Some(skillfile::parse_skill_text_with(text, options.keep_content)),
-        _ => None,
+    let (read, parsed, checked) = match textread::read_skill_file(&path, route, keep) {
+        Ok(ReadOutcome::Text(text)) => {
+            let parsed = skillfile::parse_skill_text_with(&text, options.keep_content);
+            // The text is parsed; do not keep it.
+            (Ok(ReadOutcome::Text(String::new())), Some(parsed), None)
+        }
+        Ok(ReadOutcome::Bytes(file)) => {
+            let (parsed, yaml) = skillfile::parse_skill_text_keeping_yaml(&file.text(), options.keep_content);
+            let checked = check(file.into_bytes(), yaml.as_ref());
+            (Ok(ReadOutcome::Text(String::new())), Some(parsed), checked)
+        }
+        Ok(ReadOutcome::NotText { warning, binary, bytes }) => {
+            let checked = bytes.and_then(|bytes| check(bytes, None));
+            (Ok(ReadOutcome::NotText { warning, binary, bytes: None }), None, checked)
+        }
+        other => (other.map_err(ProviderError::from), None, None),
     };
-    let read = read.map(|r| match r {
-        // The text is parsed; do not keep it.
-        ReadOutcome::Text(_) => ReadOutcome::Text(String::new()),
-        other => other,
-    });
-    EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source: None }))
-}
-
-/// The bytes of `key` for [`read_production_at`] when it is a regular file that is not a
-/// symlink; `None` (take the usual route) for anything else.
-fn read_production_bytes(key: &str) -> Option<Vec<u8>> {
-    let (mut file, meta) = textread::open_no_follow(key).ok()?;
-    if !meta.file_type().is_file() || meta.len() > textread::NODE_MAX_FILE {
-        return None;
-    }
-    textread::read_all_open(&mut file, &meta).ok()
-}
-
-/// The bytes of `path` for [`read_node`] when it is a regular file of ordinary size; `None`
-/// (take the usual route, which reports any error the same way) for anything else.
-fn read_node_bytes(path: &str) -> Option<Vec<u8>> {
-    /// Far below V8's string limit, so the lossy text cannot exceed it.
-    const ORDINARY: u64 = 64 << 20;
-    let mut file = nodefs::open_nonblocking(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.file_type().is_file() || meta.len() > ORDINARY {
-        return None;
-    }
-    textread::read_all_open(&mut file, &meta).ok()
+    EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, checked }))
 }
 
 /// The ordered part: log warnings, record candidates, stop at a provider failure.
@@ -1025,7 +869,7 @@ fn apply_entry(
         }
     };
     match read {
-        Ok(ReadOutcome::Text(_)) => {}
+        Ok(ReadOutcome::Text(_) | ReadOutcome::Bytes(_)) => {}
         Ok(ReadOutcome::Silent(reason)) => return (Outcome::Silent(reason), Some(path)),
         Ok(ReadOutcome::NotText { warning, .. }) => {
             log.push(warning);

@@ -231,40 +231,6 @@ fn sort_like_scandir(entries: &mut [DirEntry]) {
     let _ = entries;
 }
 
-/// Why a read did not produce bytes.
-#[derive(Debug)]
-pub enum ReadError {
-    /// What Node's `readFile` would have thrown.
-    Node(NodeError),
-    /// Node's `readFile` would block or never finish here (a FIFO, a device): the harness
-    /// hangs; dsh-skills refuses to open it. Carries the node kind found.
-    WouldBlock(&'static str),
-    /// Over Node's 2 GiB `readFile` limit: the harness throws
-    /// `RangeError [ERR_FS_FILE_TOO_LARGE]`. Carries the size.
-    TooLarge(u64),
-}
-
-/// Bytes of a whole file, read the way `fs.readFile` reads it, but without ever blocking: the
-/// file is opened with `O_NONBLOCK` and refused unless it is a regular file once open.
-/// `path` is used for the error texts; `io_path` is the path actually opened.
-pub fn read_file(io_path: &str, path_for_errors: &str) -> Result<Vec<u8>, ReadError> {
-    let file =
-        open_nonblocking(io_path).map_err(|e| ReadError::Node(NodeError::from_io(&e, "open", path_for_errors)))?;
-    let meta = file.metadata().map_err(|e| ReadError::Node(NodeError::from_io(&e, "fstat", path_for_errors)))?;
-    let ft = meta.file_type();
-    if ft.is_dir() {
-        return Err(ReadError::Node(NodeError { code: "EISDIR", syscall: "read", path: None }));
-    }
-    if !ft.is_file() {
-        return Err(ReadError::WouldBlock(special_kind(&ft)));
-    }
-    if meta.len() > NODE_MAX_FILE {
-        return Err(ReadError::TooLarge(meta.len()));
-    }
-    let mut file = file;
-    read_all_open(&mut file, &meta).map_err(|e| ReadError::Node(NodeError::from_io(&e, "read", path_for_errors)))
-}
-
 /// A short name for a non-regular, non-directory node.
 pub fn special_kind(ft: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
@@ -299,12 +265,10 @@ pub fn open_nonblocking(path: &str) -> io::Result<File> {
     opts.open(Path::new(path))
 }
 
-/// `kIoMaxLength`: `readFile` throws above it.
-pub const NODE_MAX_FILE: u64 = (1 << 31) - 1;
-
+/// Open `path` itself, not following a final symlink (`ELOOP` if it is one), without blocking.
 /// One system call where `lstat` + `open` would be two: the caller learns the type from the
 /// open file.
-pub fn open_no_follow(path: &str) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+pub fn open_no_follow(path: &str) -> io::Result<(File, Metadata)> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
@@ -317,31 +281,53 @@ pub fn open_no_follow(path: &str) -> std::io::Result<(std::fs::File, std::fs::Me
     Ok((file, meta))
 }
 
-/// All the bytes of a regular file already open (`meta` is its `fstat`). A read that comes
-/// back short once the size `fstat` reported is reached is the end of the file, so a file that
-/// does not grow meanwhile takes a single `read`.
-pub fn read_all_open(file: &mut std::fs::File, meta: &std::fs::Metadata) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let size = meta.len() as usize;
-    let mut bytes = vec![0u8; size + 1];
-    let mut filled = 0;
+/// Why the filesystem service's `resolve` failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResolveError {
+    /// A failed `realpath`, as Node reports it.
+    Node(NodeError),
+    /// `realpath` of the path itself said ENOTDIR: the service throws `FS_NOT_FOUND` ("a parent
+    /// path segment is not a directory").
+    ParentNotDirectory,
+}
+
+/// The harness's filesystem service's `resolve` (`resolveLocalTarget`): the real path used for
+/// I/O, or the real path of the nearest existing ancestor with the missing suffix re-appended.
+/// Listing and reading both go through it.
+pub fn resolve_target(display: &str) -> Result<String, ResolveError> {
+    match realpath(display) {
+        Ok(real) => return Ok(real),
+        Err(e) if e.code == "ENOTDIR" => return Err(ResolveError::ParentNotDirectory),
+        Err(e) if e.code != "ENOENT" => return Err(ResolveError::Node(e)),
+        Err(_) => {}
+    }
+    let mut missing = vec![basename(display)];
+    let mut ancestor = crate::engine::platform::dirname(display);
     loop {
-        if filled == bytes.len() {
-            bytes.resize(bytes.len() * 2, 0); // the file grew since fstat
-        }
-        let n = match file.read(&mut bytes[filled..]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        let short = filled + n < bytes.len();
-        filled += n;
-        if n == 0 || short && filled >= size {
-            break;
+        match realpath(&ancestor) {
+            Ok(real) => {
+                let mut key = real;
+                for seg in missing.iter().rev() {
+                    key = crate::engine::platform::join(&key, seg);
+                }
+                return Ok(key);
+            }
+            Err(e) if e.code != "ENOENT" => return Err(ResolveError::Node(e)),
+            Err(_) => {
+                let parent = crate::engine::platform::dirname(&ancestor);
+                if parent == ancestor {
+                    return Ok(display.to_string());
+                }
+                missing.push(basename(&ancestor));
+                ancestor = parent;
+            }
         }
     }
-    bytes.truncate(filled);
-    Ok(bytes)
+}
+
+fn basename(p: &str) -> String {
+    let trimmed = p.trim_end_matches(crate::engine::platform::SEP);
+    trimmed.rsplit(crate::engine::platform::SEP).next().unwrap_or("").to_string()
 }
 
 #[cfg(test)]

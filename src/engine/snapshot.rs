@@ -142,7 +142,7 @@ impl Snapshot {
                         let resolved = ResolvedProvider::new(config, env);
                         let root = project_root.as_ref().map(|(p, _)| p.as_str());
                         let mut scan =
-                            discover::scan_provider(&resolved, root, order, &collator, settings.scan, &mut warnings);
+                            discover::scan_provider(&resolved, root, order, &collator, &settings.scan, &mut warnings);
                         let error = scan.error.as_ref().map(|e| e.to_string());
                         if let Some(e) = &error {
                             // The registry's log line for a rejected list() (spec 5.1).

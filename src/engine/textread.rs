@@ -1,80 +1,302 @@
-//! Reading a skill file's text the way the harness does, in bounded memory.
+//! The reading stage: a skill file is opened, typed, read and decoded here, by one function
+//! ([`read_skill_file`]) called once per file, and every failure comes out as the harness
+//! reports it where it happens (Node's `Error: ENOENT: …`, `RangeError
+//! [ERR_FS_FILE_TOO_LARGE]`, V8's string limit, the filesystem service's `FsError`).
 //!
-//! The harness reads the whole file and decodes it (strictly through its filesystem service,
-//! lossily in the bundled root), so validation must cover every byte. But only the frontmatter
-//! is needed by commands that never print a body: this reader streams the file in chunks,
-//! validates and measures all of it, and keeps only what the caller needs — everything, or the
-//! text up to the end of the closing fence line. A 200 MB body then costs a 64 KiB buffer.
+//! Two routes, as in the harness:
+//! * the filesystem service (every root but the bundled one): `resolve` with `realpath`, a
+//!   followed `stat`, then `readWholeText`: one BOM stripped, NUL in the first 8192 bytes or
+//!   invalid UTF-8 refused (`FS_NOT_TEXT`, a warning);
+//! * plain Node `readFile(path, 'utf8')` (the bundled root): BOM kept, invalid bytes replaced.
+//!
+//! The harness reads the whole file, so validation covers every byte. But only the frontmatter
+//! is needed by commands that never print a body: the reader streams the file in chunks,
+//! validates and measures all of it, and keeps only what the caller asks for ([`Keep`]) —
+//! the frontmatter part of the text, all of it, or the raw bytes (lint). A 200 MB body then
+//! costs a 64 KiB buffer.
 //!
 //! Node's own limits are reproduced: `readFile` refuses files over 2 GiB
 //! (`ERR_FS_FILE_TOO_LARGE`), and V8 cannot hold a string of more than 0x1fffffe8 UTF-16 units.
+//! Where Node would block (a FIFO, a device) nothing is read: files are opened non-blocking and
+//! typed once open.
 
-pub use crate::engine::nodefs::{NODE_MAX_FILE, open_no_follow, read_all_open};
-use crate::engine::nodefs::{NodeError, ReadError, open_nonblocking, special_kind};
+use crate::engine::nodefs::{self, Kind, NodeError, ResolveError};
+use std::borrow::Cow;
 use std::io::Read;
 
+/// `kIoMaxLength`: `readFile` throws above it.
+pub const NODE_MAX_FILE: u64 = (1 << 31) - 1;
 /// V8's maximum string length in UTF-16 units.
 pub const V8_MAX_STRING: u64 = 0x1fff_ffe8;
 /// NUL in this many leading bytes makes the filesystem service call a file binary.
 pub const BINARY_SAMPLE_BYTES: usize = 8192;
 const CHUNK: usize = 64 * 1024;
 
-/// How the bytes become text.
+/// How the harness reaches a skill file.
+#[derive(Clone, Copy, Debug)]
+pub enum Route<'a> {
+    /// Through the filesystem service. `key` is the real path the listing already resolved
+    /// (its target key), when it did: then the path is not resolved again.
+    Service { key: Option<&'a str> },
+    /// Plain Node `readFile(path, 'utf8')`, following symlinks.
+    Node,
+}
+
+/// What the caller keeps of a file that reads as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decoding {
-    /// The filesystem service: one BOM stripped, NUL in the first 8 KiB or invalid UTF-8 refused.
-    Strict,
-    /// Plain Node `readFile(path, 'utf8')`: BOM kept, invalid bytes become U+FFFD.
-    Lossy,
+pub enum Keep {
+    /// Only the text up to the end of the closing fence line ([`ReadOutcome::Text`]): every
+    /// frontmatter decision comes out as on the whole text.
+    Frontmatter,
+    /// The whole text ([`ReadOutcome::Text`]).
+    Whole,
+    /// The file's bytes exactly as on disk, with their decoding ([`ReadOutcome::Bytes`]); a file
+    /// refused as not text keeps its bytes too (lint points into them).
+    Bytes,
 }
 
-/// The decoded text, or why the strict decoder refused it.
+/// How the skill file came out of the reading stage.
 #[derive(Debug)]
-pub enum Decoded {
-    /// The text: the whole file, or (when only the frontmatter was asked for) a prefix that
-    /// ends after the closing fence line, so every frontmatter decision comes out the same.
+pub enum ReadOutcome {
+    /// The decoded text ([`Keep::Frontmatter`], [`Keep::Whole`]).
     Text(String),
-    Binary,
-    InvalidUtf8,
+    /// The bytes and their text ([`Keep::Bytes`]).
+    Bytes(FileBytes),
+    /// Absent or not a regular file: the harness drops it without a word.
+    Silent(SilentReason),
+    /// `FS_NOT_TEXT`: the harness warns and skips.
+    NotText {
+        warning: String,
+        binary: bool,
+        /// With [`Keep::Bytes`]: the file's bytes.
+        bytes: Option<Vec<u8>>,
+    },
+    /// The harness would block or read forever here (plain Node route); dsh-skills does not
+    /// open it.
+    Unreadable { what: &'static str },
 }
 
-/// A failure Node reports with its own error class (`String(error)` text).
-#[derive(Debug)]
-pub enum TextError {
-    Read(ReadError),
-    /// E.g. `Error: Cannot create a string longer than 0x1fffffe8 characters`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SilentReason {
+    /// ENOENT/ENOTDIR: no such file (a bundle without `SKILL.md`, a dangling link).
+    Missing,
+    /// It exists but is not a regular file (`SKILL.md` is a directory, a FIFO, a device).
+    NotAFile(&'static str),
+}
+
+/// A failure that makes the harness's read throw past the provider's per-file handling: the
+/// whole provider fails with `String(error)`, which [`Fatal`]'s `Display` renders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fatal {
+    /// A failed system call (`Error: EACCES: permission denied, open '…'`).
+    Node(NodeError),
+    /// Over Node's 2 GiB `readFile` limit. Carries the size.
+    TooLarge(u64),
+    /// Another JavaScript error, as `String(error)` renders it (V8's string limit).
     Js(String),
 }
 
-/// Read and decode `io_path` (errors name `err_path`). With `whole` false, only the
-/// frontmatter part of the text is kept; the rest is still read, validated and measured.
-pub fn read_text(io_path: &str, err_path: &str, decoding: Decoding, whole: bool) -> Result<Decoded, TextError> {
-    let node = |e: &std::io::Error, syscall| TextError::Read(ReadError::Node(NodeError::from_io(e, syscall, err_path)));
-    let file = open_nonblocking(io_path).map_err(|e| node(&e, "open"))?;
-    let meta = file.metadata().map_err(|e| node(&e, "fstat"))?;
-    read_open(file, &meta, err_path, decoding, whole)
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fatal::Node(e) => write!(f, "{e}"),
+            Fatal::TooLarge(size) => {
+                write!(f, "RangeError [ERR_FS_FILE_TOO_LARGE]: File size ({size}) is greater than 2 GiB")
+            }
+            Fatal::Js(text) => f.write_str(text),
+        }
+    }
 }
 
-/// Open `path` itself, not following a final symlink (`ELOOP` if it is one), without blocking.
-/// [`read_text`] on a file already open (`meta` is its `fstat`).
-pub fn read_open(
+/// A file's bytes as read, and how they decode ([`Keep::Bytes`]).
+#[derive(Debug)]
+pub struct FileBytes {
+    bytes: Vec<u8>,
+    /// Decoded strictly (validated, one BOM stripped) rather than lossily.
+    strict: bool,
+}
+
+impl FileBytes {
+    /// The text the harness gets: after one BOM and borrowed (strict, already validated), or
+    /// with U+FFFD for invalid bytes and the BOM kept (plain Node).
+    pub fn text(&self) -> Cow<'_, str> {
+        if self.strict {
+            String::from_utf8_lossy(self.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.bytes))
+        } else {
+            String::from_utf8_lossy(&self.bytes)
+        }
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+/// Read a skill file the way the harness reads it on `route` (`path` is the path it shows).
+/// Every skill file is read by this function, once.
+pub fn read_skill_file(path: &str, route: Route<'_>, keep: Keep) -> Result<ReadOutcome, Fatal> {
+    match route {
+        Route::Node => read_node(path, keep),
+        Route::Service { key: Some(key) } => read_service_at(path, key, keep),
+        Route::Service { key: None } => read_service(path, keep),
+    }
+}
+
+/// Plain Node: `open`, `fstat`, `read` of `path`; a directory fails with EISDIR, as Node does.
+fn read_node(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
+    let opened = nodefs::open_nonblocking(path)
+        .map_err(|e| NodeError::from_io(&e, "open", path))
+        .and_then(|file| file.metadata().map(|meta| (file, meta)).map_err(|e| NodeError::from_io(&e, "fstat", path)));
+    let (file, meta) = match opened {
+        Ok(opened) => opened,
+        Err(e) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(e) => return Err(Fatal::Node(e)),
+    };
+    match read_open(file, &meta, path, false, keep) {
+        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
+        Ok(Decoded::Bytes(bytes)) => Ok(ReadOutcome::Bytes(bytes)),
+        Ok(Decoded::Binary(_) | Decoded::InvalidUtf8(_)) => unreachable!("lossy decoding refuses nothing"),
+        Err(Failure::Node(e)) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(Failure::Node(e)) => Err(Fatal::Node(e)),
+        Err(Failure::WouldBlock(what)) => Ok(ReadOutcome::Unreadable { what }),
+        Err(Failure::Fatal(e)) => Err(e),
+    }
+}
+
+/// The filesystem service (`readSkillTextFromFileSystem`): resolve, a followed `stat`, then
+/// `readWholeText` of the real path.
+fn read_service(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
+    let target = match nodefs::resolve_target(path) {
+        Ok(t) => t,
+        Err(ResolveError::Node(e)) if !e.is_absent() => return Err(Fatal::Node(e)),
+        Err(_) => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
+    };
+    let meta = match nodefs::stat(&target) {
+        Ok(m) => m,
+        Err(e) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(e) => return Err(Fatal::Node(e)),
+    };
+    if let Some(silent) = not_a_file(&meta) {
+        return Ok(silent);
+    }
+    let opened =
+        nodefs::open_nonblocking(&target).map_err(|e| NodeError::from_io(&e, "open", &target)).and_then(|file| {
+            file.metadata().map(|meta| (file, meta)).map_err(|e| NodeError::from_io(&e, "fstat", &target))
+        });
+    match opened {
+        Ok((file, meta)) => service_text(path, read_open(file, &meta, &target, true, keep)),
+        Err(e) => service_text(path, Err(Failure::Node(e))),
+    }
+}
+
+/// [`read_service`] when the file's real path is already known from the listing (`key`). When
+/// `key` is not a symlink its real path is itself and the type of the open file is the `stat`
+/// the service would make; anything else takes the full route, so every error reads the same.
+fn read_service_at(path: &str, key: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
+    match nodefs::open_no_follow(key) {
+        Ok((file, meta)) => match not_a_file(&meta) {
+            Some(silent) => Ok(silent),
+            None => service_text(path, read_open(file, &meta, key, true, keep)),
+        },
+        Err(e) if matches!(nodefs::errno_name(&e), "ENOENT" | "ENOTDIR") => {
+            Ok(ReadOutcome::Silent(SilentReason::Missing))
+        }
+        // A symlink (ELOOP under O_NOFOLLOW), a permission problem, anything else: the full route.
+        _ => read_service(path, keep),
+    }
+}
+
+/// The service drops a directory or special file silently.
+fn not_a_file(meta: &std::fs::Metadata) -> Option<ReadOutcome> {
+    match Kind::of(meta) {
+        Kind::File => None,
+        Kind::Directory => Some(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
+        Kind::Other => Some(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
+    }
+}
+
+/// The filesystem service's outcome for a strict read of the file shown as `path`.
+fn service_text(path: &str, result: Result<Decoded, Failure>) -> Result<ReadOutcome, Fatal> {
+    let not_text = |what: &str, bytes| ReadOutcome::NotText {
+        warning: format!(
+            "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": {what}"
+        ),
+        binary: what == "binary file",
+        bytes,
+    };
+    match result {
+        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
+        Ok(Decoded::Bytes(bytes)) => Ok(ReadOutcome::Bytes(bytes)),
+        Ok(Decoded::Binary(bytes)) => Ok(not_text("binary file", bytes)),
+        Ok(Decoded::InvalidUtf8(bytes)) => Ok(not_text("invalid UTF-8 text", bytes)),
+        Err(Failure::Node(e)) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(Failure::Node(e)) => Err(Fatal::Node(e)),
+        // Swapped for a special file between stat and open: never read it.
+        Err(Failure::WouldBlock(what)) => Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))),
+        Err(Failure::Fatal(e)) => Err(e),
+    }
+}
+
+/// What reading an open file produced, before the route decides what it means.
+enum Decoded {
+    Text(String),
+    Bytes(FileBytes),
+    /// Strict only: NUL in the first 8 KiB (the bytes with [`Keep::Bytes`]).
+    Binary(Option<Vec<u8>>),
+    /// Strict only: not UTF-8 (the bytes with [`Keep::Bytes`]).
+    InvalidUtf8(Option<Vec<u8>>),
+}
+
+/// Why an open file gave no text.
+enum Failure {
+    /// What Node's `readFile` would have thrown (EISDIR on a directory, a failed `read`).
+    Node(NodeError),
+    /// Node's `readFile` would block or never finish here (a FIFO, a device). Carries the kind.
+    WouldBlock(&'static str),
+    /// Node's size limit or V8's string limit.
+    Fatal(Fatal),
+}
+
+fn too_long() -> Failure {
+    Failure::Fatal(Fatal::Js("Error: Cannot create a string longer than 0x1fffffe8 characters".into()))
+}
+
+/// Type, read and decode a file already open (`meta` is its `fstat`; errors name `err_path`):
+/// strictly (the service) or lossily (plain Node).
+fn read_open(
     mut file: std::fs::File,
     meta: &std::fs::Metadata,
     err_path: &str,
-    decoding: Decoding,
-    whole: bool,
-) -> Result<Decoded, TextError> {
-    let node = |e: &std::io::Error, syscall| TextError::Read(ReadError::Node(NodeError::from_io(e, syscall, err_path)));
+    strict: bool,
+    keep: Keep,
+) -> Result<Decoded, Failure> {
     let ft = meta.file_type();
     if ft.is_dir() {
-        return Err(TextError::Read(ReadError::Node(NodeError { code: "EISDIR", syscall: "read", path: None })));
+        return Err(Failure::Node(NodeError { code: "EISDIR", syscall: "read", path: None }));
     }
     if !ft.is_file() {
-        return Err(TextError::Read(ReadError::WouldBlock(special_kind(&ft))));
+        return Err(Failure::WouldBlock(nodefs::special_kind(&ft)));
     }
     if meta.len() > NODE_MAX_FILE {
-        return Err(TextError::Read(ReadError::TooLarge(meta.len())));
+        return Err(Failure::Fatal(Fatal::TooLarge(meta.len())));
     }
+    if keep == Keep::Bytes {
+        let bytes =
+            read_all_open(&mut file, meta).map_err(|e| Failure::Node(NodeError::from_io(&e, "read", err_path)))?;
+        if !strict {
+            if utf16_len_of_utf8(&bytes) > V8_MAX_STRING {
+                return Err(too_long());
+            }
+            return Ok(Decoded::Bytes(FileBytes { bytes, strict }));
+        }
+        return Ok(match decode_strict(&bytes) {
+            Strict::Text => Decoded::Bytes(FileBytes { bytes, strict }),
+            Strict::Binary => Decoded::Binary(Some(bytes)),
+            Strict::InvalidUtf8 => Decoded::InvalidUtf8(Some(bytes)),
+            Strict::TooLong => return Err(too_long()),
+        });
+    }
+    let whole = keep == Keep::Whole;
     let mut kept: Vec<u8> = Vec::with_capacity(if whole { meta.len() as usize + 1 } else { 4096 });
     let mut fence = FenceTracker::default();
     let mut validator = Utf8Stream::default();
@@ -89,27 +311,27 @@ pub fn read_open(
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(node(&e, "read")),
+            Err(e) => return Err(Failure::Node(NodeError::from_io(&e, "read", err_path))),
         };
         let mut chunk = &buf[..n];
         if first {
             first = false;
-            if decoding == Decoding::Strict {
+            if strict {
                 if chunk[..chunk.len().min(BINARY_SAMPLE_BYTES)].contains(&0) {
-                    return Ok(Decoded::Binary);
+                    return Ok(Decoded::Binary(None));
                 }
                 // TextDecoder's default ignoreBOM: false removes one leading BOM.
                 chunk = chunk.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(chunk);
             }
-        } else if decoding == Decoding::Strict && total < BINARY_SAMPLE_BYTES as u64 {
+        } else if strict && total < BINARY_SAMPLE_BYTES as u64 {
             let head = (BINARY_SAMPLE_BYTES as u64 - total) as usize;
             if chunk[..chunk.len().min(head)].contains(&0) {
-                return Ok(Decoded::Binary);
+                return Ok(Decoded::Binary(None));
             }
         }
         total += n as u64;
-        if decoding == Decoding::Strict && !validator.push(chunk) {
-            return Ok(Decoded::InvalidUtf8);
+        if strict && !validator.push(chunk) {
+            return Ok(Decoded::InvalidUtf8(None));
         }
         utf16_units += utf16_len_of_utf8(chunk);
         if whole {
@@ -122,44 +344,69 @@ pub fn read_open(
             break; // a short read at the size fstat reported: end of file
         }
     }
-    if decoding == Decoding::Strict && !validator.finish() {
-        return Ok(Decoded::InvalidUtf8);
+    if strict && !validator.finish() {
+        return Ok(Decoded::InvalidUtf8(None));
     }
     if utf16_units > V8_MAX_STRING {
-        return Err(TextError::Js("Error: Cannot create a string longer than 0x1fffffe8 characters".into()));
+        return Err(too_long());
     }
-    let text = match decoding {
+    let text = if strict {
         // Validated above, chunk by chunk.
-        Decoding::Strict => {
-            String::from_utf8(kept).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-        }
-        Decoding::Lossy => String::from_utf8_lossy(&kept).into_owned(),
+        String::from_utf8(kept).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    } else {
+        String::from_utf8_lossy(&kept).into_owned()
     };
     Ok(Decoded::Text(text))
 }
 
-/// [`decode_strict`]'s verdict: the text borrowed from the bytes, or why there is none.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Strict<'a> {
-    /// The text after one leading BOM.
-    Text(&'a str),
-    Binary,
-    InvalidUtf8,
+/// All the bytes of a regular file already open (`meta` is its `fstat`). A read that comes
+/// back short once the size `fstat` reported is reached is the end of the file, so a file that
+/// does not grow meanwhile takes a single `read`.
+fn read_all_open(file: &mut std::fs::File, meta: &std::fs::Metadata) -> std::io::Result<Vec<u8>> {
+    let size = meta.len() as usize;
+    let mut bytes = vec![0u8; size + 1];
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            bytes.resize(bytes.len() * 2, 0); // the file grew since fstat
+        }
+        let n = match file.read(&mut bytes[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let short = filled + n < bytes.len();
+        filled += n;
+        if n == 0 || short && filled >= size {
+            break;
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
 }
 
-/// The strict decoding of bytes already in memory, with the same verdicts as [`read_text`]
-/// (NUL in the first 8 KiB, one BOM stripped, strict UTF-8, V8's string limit).
-pub fn decode_strict(bytes: &[u8]) -> Result<Strict<'_>, TextError> {
+/// [`decode_strict`]'s verdict.
+#[derive(Debug, PartialEq, Eq)]
+enum Strict {
+    /// Valid UTF-8 after one leading BOM.
+    Text,
+    Binary,
+    InvalidUtf8,
+    /// Over V8's string limit.
+    TooLong,
+}
+
+/// The strict decoding of bytes already in memory, with the same verdicts as the streaming
+/// read (NUL in the first 8 KiB, one BOM stripped, strict UTF-8, V8's string limit).
+fn decode_strict(bytes: &[u8]) -> Strict {
     if bytes[..bytes.len().min(BINARY_SAMPLE_BYTES)].contains(&0) {
-        return Ok(Strict::Binary);
+        return Strict::Binary;
     }
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(body) {
-        Ok(_) if utf16_len_of_utf8(body) > V8_MAX_STRING => {
-            Err(TextError::Js("Error: Cannot create a string longer than 0x1fffffe8 characters".into()))
-        }
-        Ok(text) => Ok(Strict::Text(text)),
-        Err(_) => Ok(Strict::InvalidUtf8),
+        Ok(_) if utf16_len_of_utf8(body) > V8_MAX_STRING => Strict::TooLong,
+        Ok(_) => Strict::Text,
+        Err(_) => Strict::InvalidUtf8,
     }
 }
 
@@ -295,6 +542,72 @@ mod tests {
         let big = "x".repeat(100_000);
         std::fs::write(&path, format!("---\nname: a\n{big}")).unwrap();
         assert_eq!(read_all_open(&mut f, &stale).unwrap().len(), 12 + big.len());
+    }
+
+    /// Every way of keeping a file gives the same verdict, on both routes, for every kind of
+    /// node the harness can meet; the texts agree with the bytes.
+    #[test]
+    fn one_verdict_whatever_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+        let files: [(&str, &[u8]); 6] = [
+            ("plain.md", b"---\nname: a\n---\nbody\n"),
+            ("bom.md", b"\xEF\xBB\xBF---\nname: a\n---\nbody\n"),
+            ("nul.md", b"---\nname: a\n---\n\0"),
+            ("latin1.md", b"---\nname: caf\xe9\n---\n"),
+            ("empty.md", b""),
+            ("long.md", &[b'x'; 200_000]),
+        ];
+        for (name, bytes) in files {
+            std::fs::write(at(name), bytes).unwrap();
+        }
+        std::fs::create_dir(at("dir.md")).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(at("plain.md"), at("link.md")).unwrap();
+            std::os::unix::fs::symlink(at("nowhere"), at("dangling.md")).unwrap();
+            let fifo = std::ffi::CString::new(at("fifo.md")).unwrap();
+            assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        }
+        let verdict = |r: &Result<ReadOutcome, Fatal>| match r {
+            Ok(ReadOutcome::Text(_) | ReadOutcome::Bytes(_)) => "text".to_string(),
+            Ok(ReadOutcome::Silent(s)) => format!("{s:?}"),
+            Ok(ReadOutcome::NotText { warning, .. }) => warning.clone(),
+            Ok(ReadOutcome::Unreadable { what }) => format!("unreadable {what}"),
+            Err(e) => e.to_string(),
+        };
+        let names = ["plain.md", "bom.md", "nul.md", "latin1.md", "empty.md", "long.md", "dir.md", "link.md"];
+        #[cfg(unix)]
+        let names = [&names[..], &["dangling.md", "fifo.md", "missing.md"]].concat();
+        for name in names {
+            let path = at(name);
+            for route in [Route::Node, Route::Service { key: None }, Route::Service { key: Some(&path) }] {
+                let read = |keep| read_skill_file(&path, route, keep);
+                let (front, whole, bytes) = (read(Keep::Frontmatter), read(Keep::Whole), read(Keep::Bytes));
+                assert_eq!(verdict(&front), verdict(&whole), "{name} {route:?}");
+                assert_eq!(verdict(&whole), verdict(&bytes), "{name} {route:?}");
+                if let (Ok(ReadOutcome::Text(text)), Ok(ReadOutcome::Bytes(file))) = (&whole, &bytes) {
+                    assert_eq!(text, &*file.text(), "{name} {route:?}");
+                }
+            }
+        }
+        let service = |name: &str| verdict(&read_skill_file(&at(name), Route::Service { key: None }, Keep::Bytes));
+        let node = |name: &str| verdict(&read_skill_file(&at(name), Route::Node, Keep::Bytes));
+        assert!(service("nul.md").ends_with(": binary file"));
+        assert!(service("latin1.md").ends_with(": invalid UTF-8 text"));
+        assert_eq!(node("latin1.md"), "text");
+        assert_eq!(service("dir.md"), "NotAFile(\"a directory\")");
+        assert_eq!(node("dir.md"), "Error: EISDIR: illegal operation on a directory, read");
+        #[cfg(unix)]
+        {
+            assert_eq!(service("fifo.md"), "NotAFile(\"FIFO\")");
+            assert_eq!(node("fifo.md"), "unreadable FIFO");
+            assert_eq!(service("dangling.md"), "Missing");
+        }
+        let Ok(ReadOutcome::Text(front)) = read_skill_file(&at("bom.md"), Route::Node, Keep::Frontmatter) else {
+            panic!()
+        };
+        assert!(front.starts_with('\u{feff}'), "plain Node keeps the BOM");
     }
 
     #[test]

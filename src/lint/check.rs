@@ -8,8 +8,8 @@
 
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::engine::js;
-use crate::engine::nodefs::{self, ReadError};
 use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
+use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
 use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
 
@@ -39,6 +39,10 @@ pub struct FileResult {
     pub frontmatter: Option<Range<usize>>,
     /// Where the `name` value is, for findings about the skill as a whole.
     pub name_span: Option<Range<usize>>,
+    /// The file was read and checked, but [`InPass`](super::pass::InPass) kept only the part of its text that its
+    /// findings point into (none when they are none); a finding made later re-reads it
+    /// ([`reread`]).
+    pub text_partial: bool,
 }
 
 /// The keys the harness reads.
@@ -97,25 +101,38 @@ const CLAUDE_CODE_KEYS: &[&str] = &[
 /// Lines of the body above which `body-too-long` fires.
 pub const MAX_BODY_LINES: usize = 500;
 
-/// Lint one skill file.
+/// The text of a file whose check kept only part of it, or none ([`FileResult::text_partial`]),
+/// read again for a finding made later that points into it; `None` if it cannot be read now.
+pub fn reread(path: &str) -> Option<SourceText> {
+    match textread::read_skill_file(path, Route::Node, Keep::Bytes) {
+        Ok(ReadOutcome::Bytes(file)) => Some(SourceText::from_vec(file.into_bytes()).0),
+        _ => None,
+    }
+}
+
+/// Lint one skill file: the check discovery already made of it, or read it now (a file named
+/// on the command line is read the plain-Node way).
 pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
+    if let Some(done) = subject.checked.as_ref().and_then(|c| c.take())
+        && let Ok(done) = done.downcast::<FileResult>()
+    {
+        return *done;
+    }
     let mut result = FileResult::default();
     let path = subject.path.as_str();
-    // The bytes (and YAML parse) discovery already has, read the way the harness reads them.
-    let pre = subject.source.as_deref();
-    let read = match pre {
-        // Each file is checked once: its bytes move into the source text below.
-        Some(pre) => Ok(std::mem::take(&mut *pre.bytes.lock().unwrap_or_else(|e| e.into_inner()))),
-        None => nodefs::read_file(path, path),
-    };
-    let bytes = match read {
-        Ok(b) => b,
-        Err(ReadError::Node(e)) if e.is_absent() => return result,
-        Err(ReadError::Node(e)) if e.code == "EISDIR" => {
+    let bytes = match textread::read_skill_file(path, Route::Node, Keep::Bytes) {
+        Ok(ReadOutcome::Bytes(file)) => file.into_bytes(),
+        Ok(ReadOutcome::Silent(SilentReason::Missing)) => return result,
+        Ok(ReadOutcome::Silent(SilentReason::NotAFile(what)) | ReadOutcome::Unreadable { what }) => {
+            result.findings.push(not_regular(subject, what));
+            return result;
+        }
+        Ok(ReadOutcome::Text(_) | ReadOutcome::NotText { .. }) => unreachable!("plain Node keeps the bytes"),
+        Err(Fatal::Node(e)) if e.code == "EISDIR" => {
             result.findings.push(not_regular(subject, "a directory"));
             return result;
         }
-        Err(ReadError::Node(e)) => {
+        Err(Fatal::Node(e)) => {
             result.findings.push(Finding::new(
                 "discovery-failed",
                 path,
@@ -127,11 +144,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             ));
             return result;
         }
-        Err(ReadError::WouldBlock(what)) => {
-            result.findings.push(not_regular(subject, what));
-            return result;
-        }
-        Err(ReadError::TooLarge(size)) => {
+        Err(Fatal::TooLarge(size)) => {
             result.findings.push(Finding::new(
                 "discovery-failed",
                 path,
@@ -144,7 +157,32 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             ));
             return result;
         }
+        Err(e @ Fatal::Js(_)) => {
+            result.findings.push(Finding::new(
+                "discovery-failed",
+                path,
+                format!("the harness cannot read this file: {e}"),
+                format!(
+                    "the harness's filesystem provider fails as a whole (it logs `skill provider \"filesystem\" \
+                     skipped: {e}`): no skill from any root is loaded and the model gets no catalog"
+                ),
+            ));
+            return result;
+        }
     };
+    check_bytes(subject, bytes, None, opts)
+}
+
+/// Lint one skill file's bytes; `yaml` is discovery's parse of its frontmatter, when it made one.
+#[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
+pub fn check_bytes(
+    subject: &Subject,
+    bytes: Vec<u8>,
+    yaml: Option<&Result<yaml::Parsed, yaml::YamlError>>,
+    opts: &CheckOptions,
+) -> FileResult {
+    let mut result = FileResult::default();
+    let path = subject.path.as_str();
     // Valid UTF-8 becomes the text without a copy; otherwise the bytes are kept beside it.
     let (source, invalid) = SourceText::from_vec(bytes);
     let bytes: &[u8] = invalid.as_deref().unwrap_or(source.text.as_bytes());
@@ -238,13 +276,12 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     };
     // Split and parse once; the harness's verdict and every rule read the same result.
     let split = skillfile::split_frontmatter(harness_text);
-    // Discovery's parse of the same text when it kept one, else our own.
-    #[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
-    let own_parse = match pre {
-        Some(p) if p.yaml.is_some() => None,
-        _ => split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()])),
+    // Discovery's parse of the same text when it made one, else our own.
+    let own_parse = match yaml {
+        Some(_) => None,
+        None => split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()])),
     };
-    let yaml_result = own_parse.as_ref().or(pre.and_then(|p| p.yaml.as_ref()));
+    let yaml_result = own_parse.as_ref().or(yaml);
     let verdict = match (&split, yaml_result) {
         (Ok(fm), Some(parsed)) => skillfile::validate_parsed(harness_text, fm.clone(), parsed.as_ref(), false),
         (Err(e), _) => Err(Rejection::Missing(skillfile::MissingReason::Fences(*e))),
@@ -1742,7 +1779,7 @@ mod tests {
             path: p.to_string_lossy().into_owned(),
             kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a-b".into() },
             node_mode: false,
-            source: None,
+            checked: None,
         };
         let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec(), extra_keys: Vec::new() };
         let bytes = base.as_bytes();
@@ -1780,7 +1817,7 @@ mod tests {
             path: path.to_string_lossy().into_owned(),
             kind: SubjectKind::Bundle { dir: dir.path().to_string_lossy().into_owned(), entry: "a".into() },
             node_mode: false,
-            source: None,
+            checked: None,
         };
         // The catalog keeps 16 units of a 19-unit limit: "Say \"hi\" to the " | "world".
         let opts = CheckOptions { max_description: 19, compat: Vec::new(), extra_keys: Vec::new() };

@@ -21,6 +21,7 @@ pub mod check;
 pub mod config;
 pub mod content;
 pub mod fix;
+pub mod pass;
 pub mod rules;
 pub mod source;
 pub mod subject;

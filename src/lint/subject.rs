@@ -17,8 +17,9 @@ pub struct Subject {
     pub kind: SubjectKind,
     /// Read the plain-Node way (the bundled root) instead of through the filesystem service.
     pub node_mode: bool,
-    /// The file as discovery already read and parsed it, when it did (production roots).
-    pub source: Option<std::sync::Arc<crate::engine::discover::SourceFile>>,
+    /// This file's check, already made while discovery read it
+    /// ([`InPass`](super::pass::InPass)).
+    pub checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
 }
 
 impl Subject {

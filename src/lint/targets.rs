@@ -3,7 +3,9 @@
 
 use super::check::{Subject, SubjectKind};
 use super::{Finding, Severity};
-use crate::engine::discover::{Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
+use crate::engine::discover::{
+    Entry, Environment, Outcome, ProviderConfig, Root, RootReport, RootStatus, SilentReason,
+};
 use crate::engine::nodefs::Kind;
 use crate::engine::platform;
 use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
@@ -153,13 +155,10 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
     }
     for e in &root.entries {
         let locator = e.locator.clone().unwrap_or_else(|| e.path.clone());
-        let kind = match e.kind {
-            Kind::Directory => SubjectKind::Bundle { dir: e.path.clone(), entry: e.name.clone() },
-            _ => SubjectKind::Flat { root: root.root.path.clone(), entry: e.name.clone() },
-        };
         match &e.outcome {
             Outcome::Candidate(_) | Outcome::Warned { .. } => {
-                t.add(Subject { path: locator, kind, node_mode, source: e.source.clone() });
+                let entry = Entry { name: e.name.clone(), kind: e.kind, path: e.path.clone(), key: None };
+                t.add(subject(&root.root, &entry, locator, e.checked.clone()));
             }
             Outcome::FailedProvider => {
                 let err = error.clone().unwrap_or_default();
@@ -210,6 +209,20 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
         }
     }
     reported
+}
+
+/// The subject for a root entry's skill file (`path`, its locator), as discovery read it.
+pub fn subject(
+    root: &Root,
+    entry: &Entry,
+    path: String,
+    checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
+) -> Subject {
+    let kind = match entry.kind {
+        Kind::Directory => SubjectKind::Bundle { dir: entry.path.clone(), entry: entry.name.clone() },
+        _ => SubjectKind::Flat { root: root.path.clone(), entry: entry.name.clone() },
+    };
+    Subject { path, kind, node_mode: root.trusted_host, checked }
 }
 
 /// A root entry the harness classified as neither a folder nor a `.md` file.
@@ -625,12 +638,12 @@ pub fn from_paths(
             if std::fs::symlink_metadata(&locator).is_ok() {
                 let entry = basename(&abs);
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry };
-                t.add(Subject { path: locator, kind, node_mode: false, source: None });
+                t.add(Subject { path: locator, kind, node_mode: false, checked: None });
                 t.inputs.push(input("skill-folder", "a skill folder (its SKILL.md)".into()));
             } else if let Some(v) = case_variant(&abs) {
                 t.findings.push(case_finding(&abs, &v));
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry: basename(&abs) };
-                t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false, source: None });
+                t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false, checked: None });
                 t.inputs.push(input("skill-folder", format!("a skill folder (its {v})")));
             } else if is_project_dir(&abs) {
                 let taken = project_targets(&abs, settings, env, intentional, &mut t);
@@ -667,13 +680,13 @@ pub fn from_paths(
             let parent = platform::dirname(&abs);
             if name == "SKILL.md" {
                 let kind = SubjectKind::Bundle { dir: parent.clone(), entry: basename(&parent) };
-                t.add(Subject { path: abs.clone(), kind, node_mode: false, source: None });
+                t.add(Subject { path: abs.clone(), kind, node_mode: false, checked: None });
             } else if name.ends_with(".md") {
                 t.add(Subject {
                     path: abs.clone(),
                     kind: SubjectKind::Flat { root: parent, entry: name },
                     node_mode: false,
-                    source: None,
+                    checked: None,
                 });
             } else {
                 ignored(&abs, &name, Kind::File, false, &mut t);
@@ -711,7 +724,6 @@ fn project_targets(
 ) -> String {
     let mut scoped = settings.clone();
     scoped.cwd = Some(dir.to_string());
-    scoped.scan.keep_source = true;
     let snap = crate::engine::snapshot::discover_kept(&scoped, env);
     let project = snap.project_root.as_ref().map_or_else(|| dir.to_string(), |(p, _)| p.clone());
     let project_roots: Vec<String> = snap
@@ -760,7 +772,8 @@ fn root_targets(dir: &str, settings: &Settings, env: &Environment) -> Targets {
         include_default_roots: false,
         ..ProviderConfig::default()
     };
-    let scoped = Settings::single(None, provider, settings.description_max_length, settings.locale.clone());
+    let mut scoped = Settings::single(None, provider, settings.description_max_length, settings.locale.clone());
+    scoped.scan.check = settings.scan.check.clone();
     from_snapshot(&Snapshot::discover(&scoped, env))
 }
 

@@ -1,0 +1,61 @@
+//! Lint's per-file check inside discovery's pass ([`InPass`]).
+
+use super::check::CheckOptions;
+use super::{Severity, SourceText};
+
+/// Lint's per-file check as a discovery [`FileCheck`](crate::engine::discover::FileCheck): each file is
+/// checked on the worker that read it, with discovery's bytes and YAML parse, which are then
+/// dropped. A file with no finding and no suppression comment keeps no text either.
+#[derive(Debug)]
+pub struct InPass {
+    pub opts: CheckOptions,
+    /// The configuration's levels: findings it turns off (and that cannot decide whether the
+    /// harness's rejection is reported apart) are dropped here, as lint would drop them.
+    pub config: super::config::Config,
+}
+
+impl crate::engine::discover::FileCheck for InPass {
+    fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
+        let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
+        let mut result = super::check::check_bytes(&subject, file.bytes, file.yaml, &self.opts);
+        result.findings.retain(|f| f.severity == Severity::Error || self.config.level(f, &self.opts.compat).is_some());
+        let Some(src) = &mut result.source else { return Box::new(result) };
+        // Suppression comments are matched against every finding, later: keep such a text.
+        if result.frontmatter.as_ref().is_some_and(|fm| {
+            let (sup, bad) = super::config::Suppressions::scan(src, fm.clone(), &subject.path);
+            !sup.is_empty() || !bad.is_empty()
+        }) || result.findings.iter().any(|f| f.fix.is_some() || f.path != subject.path)
+        {
+            return Box::new(result);
+        }
+        if result.findings.is_empty() && result.harness_warning.is_none() {
+            result.source = None;
+            result.text_partial = true;
+            return Box::new(result);
+        }
+        // Positions and snippets need the text up to the end of the last line a finding
+        // points into; the rest goes.
+        let last = result
+            .findings
+            .iter()
+            .flat_map(|f| {
+                f.span.iter().chain(f.related.iter().filter(|r| r.path == f.path).filter_map(|r| r.span.as_ref()))
+            })
+            .map(|s| s.end.max(s.start + 1) - 1)
+            .max();
+        let cut = match last {
+            None => 0,
+            Some(at) if at >= src.text.len() => src.text.len(),
+            Some(at) => memchr::memchr(b'\n', &src.text.as_bytes()[at..]).map_or(src.text.len(), |i| at + i + 1),
+        };
+        if cut < src.text.len() {
+            let mut text = std::mem::take(&mut src.text);
+            text.truncate(cut);
+            text.shrink_to_fit();
+            // Not the file any more: no fix may be planned on it.
+            *src = SourceText::new(text, false);
+            result.text_partial = true;
+        }
+        Box::new(result)
+    }
+}
