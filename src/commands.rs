@@ -7,6 +7,8 @@
 
 use crate::catalog::{self, ResourceBase, Variant};
 use crate::cli::{CatalogArgs, Cli, Command, CompletionsArgs, ExplainArgs, Format, GlobalArgs, ListArgs, ShowArgs};
+
+mod watch;
 use crate::config::{self, Report};
 use crate::discover::{Environment, Outcome, ProviderConfig};
 use crate::snapshot::{NoCatalog, Settings, Snapshot};
@@ -100,6 +102,10 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
             explain_cmd(&cli.global, args, &settings, env, io)
         }
         Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
+        Command::Watch(args) => {
+            warn_config_problems(report, io)?;
+            watch::run(&cli.global, args, settings, report, env, io)
+        }
         Command::Completions(_) | Command::Schema(_) => unreachable!("handled above"),
     }
 }

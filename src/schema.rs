@@ -50,11 +50,20 @@ pub enum Document {
     Lint,
     /// `lint --explain <RULE> --format json`
     Rule,
+    /// One line of `watch --format json` (JSON Lines)
+    Watch,
 }
 
 impl Document {
-    pub const ALL: [Document; 6] =
-        [Document::List, Document::Catalog, Document::Show, Document::Explain, Document::Lint, Document::Rule];
+    pub const ALL: [Document; 7] = [
+        Document::List,
+        Document::Catalog,
+        Document::Show,
+        Document::Explain,
+        Document::Lint,
+        Document::Rule,
+        Document::Watch,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -64,6 +73,7 @@ impl Document {
             Document::Explain => "explain",
             Document::Lint => "lint",
             Document::Rule => "rule",
+            Document::Watch => "watch",
         }
     }
 
@@ -82,6 +92,7 @@ impl Document {
             Document::Explain => generate::<ExplainDoc<'static>>(),
             Document::Lint => crate::lint::render::json::schema(),
             Document::Rule => crate::lint::render::json::rule_schema(),
+            Document::Watch => crate::report_watch::schema(),
         };
         let mut fields = match schema.to_value() {
             serde_json::Value::Object(m) => m,
@@ -112,6 +123,7 @@ impl Document {
             Document::Explain => "explain <NAME> --format json",
             Document::Lint => "lint --format json",
             Document::Rule => "lint --explain <RULE> --format json",
+            Document::Watch => "watch --format json (one line)",
         }
     }
 
