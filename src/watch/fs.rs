@@ -119,10 +119,10 @@ enum Backend {
 }
 
 impl Backend {
-    fn watch(&mut self, path: &Path) -> notify::Result<()> {
+    fn watch(&mut self, path: &Path, mode: RecursiveMode) -> notify::Result<()> {
         match self {
-            Backend::Native(d) => d.watch(path, RecursiveMode::NonRecursive),
-            Backend::Poll(d) => d.watch(path, RecursiveMode::NonRecursive),
+            Backend::Native(d) => d.watch(path, mode),
+            Backend::Poll(d) => d.watch(path, mode),
         }
     }
 
@@ -158,6 +158,10 @@ impl WatchConfig {
 pub struct FsWatcher {
     backend: Backend,
     watched: HashMap<String, HashSet<Owner>>,
+    /// Roots are watched recursively and their entry folders not one by one: where the native
+    /// back end watches whole trees anyway (FSEvents, ReadDirectoryChangesW), and one watch per
+    /// folder would restart its stream for each of them.
+    pub recursive_roots: bool,
 }
 
 /// `String(error)` of a watcher failure, as Node would word it.
@@ -185,7 +189,8 @@ impl FsWatcher {
         } else {
             Backend::Native(new_debouncer_opt(config.stability, tick, handler, NoCache, notify::Config::default())?)
         };
-        Ok(FsWatcher { backend, watched: HashMap::new() })
+        let recursive_roots = !config.polling && !cfg!(any(target_os = "linux", target_os = "android"));
+        Ok(FsWatcher { backend, watched: HashMap::new(), recursive_roots })
     }
 
     pub fn is_watched(&self, path: &str) -> bool {
@@ -208,7 +213,9 @@ impl FsWatcher {
                 *current = owners;
                 continue;
             }
-            match self.backend.watch(Path::new(&path)) {
+            let recursive = self.recursive_roots && owners.iter().any(|o| matches!(o, Owner::Root(..)));
+            let mode = if recursive { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
+            match self.backend.watch(Path::new(&path), mode) {
                 Ok(()) => {
                     self.watched.insert(path.clone(), owners);
                     added.push(path);
@@ -268,6 +275,24 @@ impl FsWatcher {
                         relevant: name == "SKILL.md",
                     }),
                     Owner::File(..) => {}
+                }
+            }
+        }
+        if out.is_empty() && self.recursive_roots {
+            // Deeper in a recursively watched root: the first segment names the entry.
+            for (anchor, owners) in &self.watched {
+                let Some(rest) = path.strip_prefix(anchor.as_str()) else { continue };
+                let mut segments = rest.split(['/', '\\']).filter(|s| !s.is_empty());
+                let (Some(entry), Some(child)) = (segments.next(), segments.next()) else { continue };
+                let deeper = segments.next().is_some();
+                for o in owners {
+                    if let Owner::Root(root, _) = o {
+                        out.push(Touch {
+                            root: root.clone(),
+                            what: Touched::Entry(entry.to_string()),
+                            relevant: !deeper && child == "SKILL.md",
+                        });
+                    }
                 }
             }
         }

@@ -268,7 +268,6 @@ impl Engine {
         let mut due: Option<Instant> = None;
         let mut changed: BTreeSet<String> = BTreeSet::new();
         let mut relevant = false;
-        let mut recheck = false;
         loop {
             let now = Instant::now();
             let wake = due.map_or(next_poll, |d| d.min(next_poll));
@@ -353,13 +352,8 @@ impl Engine {
                 if relevant {
                     let paths: Vec<String> = std::mem::take(&mut changed).into_iter().collect();
                     relevant = false;
-                    recheck = self.evaluate(Trigger::Change(paths), sink)?;
-                } else if recheck {
-                    recheck = self.recheck(sink)?;
+                    self.evaluate(Trigger::Change(paths), sink)?;
                 }
-            }
-            if recheck && due.is_none() {
-                due = Some(Instant::now() + quiet);
             }
         }
     }
@@ -496,7 +490,12 @@ impl Engine {
             if !matches!(self.modes.get(root).map(|w| &w.mode), Some(Ok(Mode::Root { .. }))) {
                 continue;
             }
-            if let Some(dir) = dir {
+            let recursive = self.fs.as_ref().is_some_and(|f| f.recursive_roots);
+            let inside = |p: &str| match self.modes.get(root).map(|w| &w.mode) {
+                Some(Ok(Mode::Root { anchor })) => p.starts_with(&format!("{anchor}{}", crate::platform::SEP)),
+                _ => false,
+            };
+            if let Some(dir) = dir.as_ref().filter(|d| !(recursive && inside(d))) {
                 desired.entry(dir.clone()).or_default().insert(Owner::Entry(root.clone(), name.clone()));
             }
             if let Some(file) = file {
@@ -547,6 +546,12 @@ impl Engine {
             return Vec::new();
         };
         let (added, failures) = fs.reconcile(desired);
+        // A root whose observation cannot even be set up (`stat` of it or an ancestor failed).
+        for w in self.modes.values() {
+            if let Err(e) = &w.mode {
+                self.watch_failures.push((w.path.clone(), e.clone()));
+            }
+        }
         for (owner, error) in failures {
             let root = match owner {
                 Owner::Root(r, _) | Owner::Entry(r, _) | Owner::File(r, _) => r,
@@ -560,7 +565,7 @@ impl Engine {
 
     /// A discovery run, with the watcher's failures folded in (`list()` reports an incomplete
     /// observation when a root could not be watched, `index.ts:184-190`).
-    fn discover(&mut self) -> (Snapshot, Vec<String>, bool) {
+    fn discover(&mut self) -> (Snapshot, Vec<String>) {
         if self.refresh_modes() {
             // New roots are watched before they are read.
             self.reconcile();
@@ -568,15 +573,19 @@ impl Engine {
         let mut snap = Snapshot::discover_with(&self.settings, &self.env, Some(&mut self.memo));
         self.note_entries(&snap);
         let added = self.reconcile();
-        let recheck = !added.is_empty();
-        // An entry directory watched only now may have changed between the read and the watch:
-        // read it again at the next check.
-        for path in added {
-            for t in self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default() {
-                if let Touched::Listing(name) = &t.what {
-                    self.memo.invalidate_entry(&t.root, name);
+        if !added.is_empty() {
+            // An entry folder watched only now may have changed between its reading and its
+            // watch: read those entries again, now that a change to them is seen.
+            for path in added {
+                for t in self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default() {
+                    if let Touched::Listing(name) = &t.what {
+                        self.memo.invalidate_entry(&t.root, name);
+                    }
                 }
             }
+            snap = Snapshot::discover_with(&self.settings, &self.env, Some(&mut self.memo));
+            self.note_entries(&snap);
+            self.reconcile();
         }
         let mut failures = Vec::new();
         for (root, error) in &self.watch_failures {
@@ -591,26 +600,11 @@ impl Engine {
         for (name, e) in snap.provider_errors() {
             failures.insert(0, format!("skill provider \"{name}\" skipped: {e}"));
         }
-        (snap, failures, recheck)
+        (snap, failures)
     }
 
-    /// Evaluate and emit; returns whether a silent re-check is due (entries newly watched).
-    fn evaluate(&mut self, trigger: Trigger, sink: &mut dyn FnMut(Emit) -> std::io::Result<()>) -> std::io::Result<bool> {
-        self.evaluate_as(trigger, false, sink)
-    }
-
-    /// Read again the entries watched only since the last evaluation; say something only when
-    /// that changes what the session would see.
-    fn recheck(&mut self, sink: &mut dyn FnMut(Emit) -> std::io::Result<()>) -> std::io::Result<bool> {
-        self.evaluate_as(Trigger::Change(Vec::new()), true, sink)
-    }
-
-    fn evaluate_as(
-        &mut self,
-        trigger: Trigger,
-        silent_if_unchanged: bool,
-        sink: &mut dyn FnMut(Emit) -> std::io::Result<()>,
-    ) -> std::io::Result<bool> {
+    /// Evaluate and emit.
+    fn evaluate(&mut self, trigger: Trigger, sink: &mut dyn FnMut(Emit) -> std::io::Result<()>) -> std::io::Result<()> {
         let start = trigger == Trigger::Start;
         let mut config_warning = None;
         if std::mem::take(&mut self.config_changed) {
@@ -630,7 +624,7 @@ impl Engine {
             }
         }
         let modes_before = self.sorted_modes();
-        let (snap, failures, added) = self.discover();
+        let (snap, failures) = self.discover();
         let stats = self.memo.take_stats();
         let modes_after = self.sorted_modes();
         let mut event = self.decide(&snap, trigger, failures, stats);
@@ -644,19 +638,16 @@ impl Engine {
         }
         let skill = self.options.skill.as_ref().map(|name| tool::skill_tool(&snap, name));
         let skill_changed = skill.is_some() && skill != self.session.skill;
-        let quiet = event.outcome == Outcome::Nothing(Quiet::Unchanged) && event.warnings.is_empty() && !skill_changed;
         if start || modes_after != modes_before {
             sink(Emit::Watching(&modes_after))?;
         }
-        if !(silent_if_unchanged && quiet) {
-            sink(Emit::Catalog(&event))?;
-        }
+        sink(Emit::Catalog(&event))?;
         if let (true, Some(name), Some(result)) = (skill_changed, &self.options.skill, &skill) {
             sink(Emit::Skill(&SkillEvent { name: name.clone(), start, result: result.clone() }))?;
         }
         self.session.skill = skill;
         self.last = Some(snap);
-        Ok(added)
+        Ok(())
     }
 
     /// Each root's observation, in scan order.
