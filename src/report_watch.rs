@@ -235,12 +235,8 @@ pub fn schema() -> schemars::Schema {
 pub fn human_watching(roots: &[RootWatch], t: &Term) -> String {
     let mut out = String::new();
     let watched = roots.iter().filter(|r| matches!(r.mode, Ok(Mode::Root { .. }))).count();
-    out.push_str(&format!(
-        "{} {} of {} roots (the others are polled from their nearest existing folder); Ctrl-C stops\n",
-        t.bold("watching"),
-        watched,
-        roots.len()
-    ));
+    let missing = if watched < roots.len() { " (a missing root is polled from its nearest existing folder)" } else { "" };
+    out.push_str(&format!("{} {watched} of {} roots{missing}; Ctrl-C stops\n", t.bold("watching"), roots.len()));
     for r in roots {
         let how = match &r.mode {
             Ok(Mode::Root { .. }) => "watched".to_string(),

@@ -367,6 +367,7 @@ fn incremental_discovery_equals_full_discovery_after_random_edits() {
     let mut memo = ScanMemo::new();
     let first = Snapshot::discover_with(&settings, &env, Some(&mut memo));
     assert_eq!(full(&first), full(&Snapshot::discover(&settings, &env)));
+    memo.take_stats();
     for step in 0..300 {
         let root = &roots[next(3) as usize];
         let name = names[next(6) as usize];

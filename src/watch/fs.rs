@@ -61,7 +61,8 @@ pub enum Mode {
 pub type Signature = Option<Vec<i128>>;
 
 pub fn signature(path: &str) -> Signature {
-    let meta = std::fs::metadata(path).ok()?;
+    // A link that cannot be followed (dangling, a loop) still differs from nothing at all.
+    let meta = std::fs::metadata(path).or_else(|_| std::fs::symlink_metadata(path)).ok()?;
     let time = |t: std::io::Result<std::time::SystemTime>| {
         t.ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i128)
     };

@@ -192,6 +192,8 @@ pub struct Engine {
     root_order: Vec<String>,
     /// Polled paths of roots observed from an ancestor.
     polled: HashMap<String, Signature>,
+    /// Roots that cannot be observed, with their last observation, polled for a change.
+    polled_modes: HashMap<String, Result<Mode, String>>,
     /// Entry watches: (root, entry) → canonical entry directory and symlinked skill file.
     entry_watch: HashMap<(String, String), (Option<String>, Option<String>)>,
     /// Failures of the last reconcile, by root display path.
@@ -240,6 +242,7 @@ impl Engine {
             skip_system: HashMap::new(),
             root_order: Vec::new(),
             polled: HashMap::new(),
+            polled_modes: HashMap::new(),
             entry_watch: HashMap::new(),
             watch_failures: Vec::new(),
             session: Session::default(),
@@ -289,13 +292,13 @@ impl Engine {
                         let removal = matches!(e.event.kind, notify::EventKind::Remove(_));
                         for p in &e.event.paths {
                             let path = p.to_string_lossy().into_owned();
+                            let touches = self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default();
                             if removal && self.fs.as_ref().is_some_and(|f| f.is_watched(&path)) {
                                 // The watched node is gone: watch whatever comes back anew.
                                 if let Some(f) = self.fs.as_mut() {
                                     f.forget(&path);
                                 }
                             }
-                            let touches = self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default();
                             for t in &touches {
                                 self.apply(t);
                             }
@@ -412,9 +415,17 @@ impl Engine {
                 self.config_changed = true;
             }
         }
-        // A root whose watch failed is retried (`scheduleRewatch`).
-        if !self.watch_failures.is_empty() && self.retry_watches() {
-            changed.extend(self.watch_failures.iter().map(|(root, _)| root.clone()));
+        // A root that could not be observed is tried again (`scheduleRewatch`).
+        for (path, last) in self.polled_modes.iter_mut() {
+            let now = fs::resolve_mode(path);
+            if now != *last {
+                *last = now;
+                changed.push(path.clone());
+            }
+        }
+        let watch_failed = self.watch_failures.iter().any(|(r, _)| self.modes.get(r).is_some_and(|w| w.mode.is_ok()));
+        if watch_failed && self.retry_watches() {
+            changed.extend(self.watch_failures.drain(..).map(|(root, _)| root));
         }
         changed
     }
@@ -465,6 +476,12 @@ impl Engine {
         }
         let changed = modes != self.modes;
         self.modes = modes;
+        self.polled_modes = self
+            .modes
+            .values()
+            .filter(|w| w.mode.is_err())
+            .map(|w| (w.path.clone(), w.mode.clone()))
+            .collect();
         self.polled = self
             .modes
             .values()
@@ -578,8 +595,10 @@ impl Engine {
             // watch: read those entries again, now that a change to them is seen.
             for path in added {
                 for t in self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default() {
-                    if let Touched::Listing(name) = &t.what {
-                        self.memo.invalidate_entry(&t.root, name);
+                    match &t.what {
+                        Touched::Listing(name) => self.memo.invalidate_entry(&t.root, name),
+                        Touched::Root => self.memo.invalidate_listing(&t.root),
+                        Touched::Entry(_) => {}
                     }
                 }
             }
