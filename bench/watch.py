@@ -13,7 +13,7 @@ starts the release binary's `watch --format json --no-config`, and then:
 * re-read: the `reread` counts of those events (files and roots read again: 1 and 0 for an edit);
 * idle CPU: the process's user+system CPU time over `--idle` seconds with nothing changing;
 * memory: resident set size after the start and after `--events` further events (with a 1 ms
-  threshold so that they come quickly), sampled along the way.
+  threshold so that they come quickly), sampled along the way; on the first size only.
 
 Nothing here asserts: it measures and prints. Linux only (it reads /proc).
 """
@@ -128,7 +128,7 @@ def bench(size, args):
     print(f"idle CPU over {args.idle} s: {(w.cpu() - c0) * 1000:.0f} ms "
           f"({(w.cpu() - c0) / args.idle * 100:.2f} % of one core)")
     w.stop()
-    if args.events:
+    if args.events and size == args.sizes[0]:
         w = Watch(base, 1)
         w.next(lambda e: e.get("event") == "catalog")
         samples = [w.rss_kib()]

@@ -24,7 +24,8 @@ struct Watch {
 
 fn skill(dir: &Path, name: &str, description: &str, body: &str) {
     std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n")).unwrap();
+    std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n"))
+        .unwrap();
 }
 
 /// A project (with `.git`) and an empty home, in a fresh temporary directory.
@@ -38,10 +39,11 @@ fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
 }
 
 fn args(project: &Path, extra: &[&str]) -> Vec<String> {
-    let mut a: Vec<String> = ["watch", "--no-config", "--format", "json", "--stability-threshold", "40", "--poll-interval", "20"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let mut a: Vec<String> =
+        ["watch", "--no-config", "--format", "json", "--stability-threshold", "40", "--poll-interval", "20"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     a.extend(["--cwd".to_string(), project.to_string_lossy().into_owned()]);
     a.extend(extra.iter().map(|s| s.to_string()));
     a
@@ -94,7 +96,9 @@ impl Watch {
                         return e;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("{what}: no such event within {PATIENCE:?}; saw {:#?}", self.seen),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("{what}: no such event within {PATIENCE:?}; saw {:#?}", self.seen)
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     let _ = self.child.wait();
                     let mut err = String::new();
@@ -220,7 +224,10 @@ fn a_root_created_after_the_start_is_seen() {
     let (_tmp, p, home) = tree();
     let mut w = Watch::start(&p, &home, &[]);
     let start = w.seen.iter().find(|e| e["event"] == "catalog").unwrap().clone();
-    assert_eq!((start["outcome"].as_str(), start["reason"].as_str()), (Some("nothing"), Some("no-model-invocable-skill")));
+    assert_eq!(
+        (start["outcome"].as_str(), start["reason"].as_str()),
+        (Some("nothing"), Some("no-model-invocable-skill"))
+    );
     skill(&p.join(".agents/skills/late"), "late", "Arrives late.", "L.");
     // The session never had a catalog: its first one is the initial message.
     let e = w.next("the initial catalog", |e| e["event"] == "catalog" && e["outcome"] == "initial");
@@ -328,7 +335,7 @@ fn human_output_with_text_prints_the_exact_messages() {
     let _ = child.kill();
     let _ = child.wait();
     let head = got.lines().next().unwrap_or("");
-    assert!(head.contains("initial catalog: 1 entries"), "{got}");
+    assert!(head.contains("initial catalog: 1 entry,"), "{got}");
     assert!(got.contains(&format!("{expected}\n")), "{got}\n---\n{expected}");
 }
 
@@ -336,8 +343,8 @@ fn human_output_with_text_prints_the_exact_messages() {
 /// the snapshot a full discovery gives, after every one of a series of random edits.
 #[test]
 fn incremental_discovery_equals_full_discovery_after_random_edits() {
-    use dsh_skills::discover::{Environment, ProviderConfig, ScanMemo};
-    use dsh_skills::snapshot::{Settings, Snapshot};
+    use dsh_skills::engine::discover::{Environment, ProviderConfig, ScanMemo};
+    use dsh_skills::engine::snapshot::{Settings, Snapshot};
     let tmp = tempfile::tempdir().unwrap();
     let base = tmp.path().to_string_lossy().into_owned();
     let roots = [format!("{base}/r0"), format!("{base}/r1"), format!("{base}/r2")];
@@ -354,7 +361,7 @@ fn incremental_discovery_equals_full_discovery_after_random_edits() {
         40,
         "en-US".into(),
     );
-    let full = |s: &Snapshot| serde_json::to_value(dsh_skills::report::list(s, Value::Null)).unwrap();
+    let full = |s: &Snapshot| serde_json::to_value(dsh_skills::render::report::list(s, Value::Null)).unwrap();
     // A small deterministic generator (xorshift): the same edits on every run.
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move |n: u64| {

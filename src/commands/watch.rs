@@ -1,14 +1,15 @@
 //! `dsh-skills watch`: run the watch engine ([`crate::watch`]) and print its events, until
 //! Ctrl-C (exit 0) or a closed stdout (quietly, exit 0).
 
-use super::{Io, UsageError, human_or_json, settings_from_args, write_exact};
+use super::io::{EXIT_OK, Io, human_or_json, write_exact};
+use super::{UsageError, settings_from_args};
 use crate::cli::{GlobalArgs, WatchArgs};
-use crate::config::Report;
-use crate::discover::Environment;
-use crate::report_watch;
-use crate::snapshot::Settings;
-use crate::watch::fs::WatchConfig;
-use crate::watch::{Emit, Engine, Msg, Options};
+use crate::engine::config::Report;
+use crate::engine::discover::Environment;
+use crate::engine::snapshot::Settings;
+use crate::engine::watch::fs::WatchConfig;
+use crate::engine::watch::{Emit, Engine, Msg, Options};
+use crate::render::watch as report_watch;
 use std::io;
 use std::time::Duration;
 
@@ -22,11 +23,11 @@ pub fn run(
 ) -> anyhow::Result<u8> {
     let json = human_or_json(g, "watch")?;
     if let Some(name) = &args.skill
-        && !crate::js::is_skill_name(name)
+        && !crate::engine::js::is_skill_name(name)
     {
         return Err(UsageError(format!(
             "--skill {}: not a skill name (the `skill` tool accepts only lowercase letters, digits and single hyphens)",
-            crate::term::safe(name)
+            crate::render::term::safe(name)
         ))
         .into());
     }
@@ -42,12 +43,9 @@ pub fn run(
     let reread_env = env.clone();
     let reconfigure = Box::new(move || {
         let var = |k: &str| std::env::var(k).ok();
-        let resolved = crate::config::resolve(&reread_global, &reread_env, &var).map_err(|e| e.0)?;
-        let settings = if reread_global.no_config {
-            settings_from_args(&reread_global, &reread_env)
-        } else {
-            resolved.settings
-        };
+        let resolved = crate::engine::config::resolve(&reread_global.flags(), &reread_env, &var).map_err(|e| e.0)?;
+        let settings =
+            if reread_global.no_config { settings_from_args(&reread_global, &reread_env) } else { resolved.settings };
         Ok((settings, config_files(&resolved.report)))
     });
     let mut engine = Engine::new(settings, env.clone(), config_files(report), reconfigure, options);
@@ -64,7 +62,7 @@ pub fn run(
         if json {
             let text = serde_json::to_string(&report_watch::json(&emit))?;
             if io.out_is_terminal {
-                writeln!(io.out, "{}", crate::term::json_for_terminal(&text))?;
+                writeln!(io.out, "{}", crate::render::term::json_for_terminal(&text))?;
             } else {
                 writeln!(io.out, "{text}")?;
             }
@@ -94,7 +92,7 @@ pub fn run(
         io.out.flush()
     };
     engine.run(&mut sink)?;
-    Ok(super::EXIT_OK)
+    Ok(EXIT_OK)
 }
 
 /// The configuration files `catalog` reads (present or not): a change to one re-reads the
