@@ -210,6 +210,10 @@ pub enum Command {
     #[command(after_help = SHORT_AFTER_HELP, after_long_help = EXPLAIN_EXAMPLES)]
     Explain(ExplainArgs),
 
+    /// Follow a running session: what the model would be shown after each edit, live.
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = WATCH_EXAMPLES)]
+    Watch(WatchArgs),
+
     /// Lint skill files: every problem, with what the harness will do about it.
     #[command(after_help = SHORT_AFTER_HELP, after_long_help = LINT_AFTER_HELP)]
     Lint(LintArgs),
@@ -252,6 +256,21 @@ Examples:
 
 Exit status: 0 done; 1 discovery incomplete (the harness would publish no catalog); 2 usage
 error or internal failure.";
+
+const WATCH_EXAMPLES: &str = "\
+Watches the skill roots the harness scans (and the configuration files `catalog` reads) and
+prints the session's first catalog, then one event for each change that settles: what a
+running session would inject at its next step and why (a replacement with the entries that
+changed, the empty replacement, nothing, or `incomplete` when discovery failed and the model
+keeps the previous catalog). Ctrl-C stops it.
+
+Examples:
+  dsh-skills watch                             one line per event
+  dsh-skills watch --text                      with each injected message in full
+  dsh-skills watch --skill pdf-tools --text    also the new <skill_content> after a body edit
+  dsh-skills watch --format json | jq -c .     one JSON object per event (schema: `dsh-skills schema watch`)
+
+Exit status: 0 stopped (Ctrl-C, or stdout closed); 2 usage error or internal failure.";
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
@@ -387,6 +406,41 @@ pub struct ShowArgs {
     pub rendered: bool,
 }
 
+/// `dsh-skills watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Print each injected message in full, byte for byte (the texts `catalog` and
+    /// `catalog --update` print), after its event line.
+    #[arg(long)]
+    pub text: bool,
+
+    /// Also report when the `skill` tool's result for NAME changes (a body edit never changes
+    /// the catalog); with --text, the new <skill_content> block.
+    #[arg(long, value_name = "NAME")]
+    pub skill: Option<String>,
+
+    /// How long a changed file must stay unchanged before it counts (`watchStabilityThresholdMs`).
+    #[arg(long, value_name = "MS", default_value_t = 200, value_parser = parse_positive_ms)]
+    pub stability_threshold: u64,
+
+    /// Poll the file system instead of using its change notifications (`watchUsePolling`):
+    /// for network and container file systems that send none.
+    #[arg(long)]
+    pub poll: bool,
+
+    /// How often to poll: with --poll, and for roots that do not exist yet, which are observed
+    /// from their nearest existing folder (`watchPollIntervalMs`).
+    #[arg(long, value_name = "MS", default_value_t = 100, value_parser = parse_positive_ms)]
+    pub poll_interval: u64,
+}
+
+fn parse_positive_ms(value: &str) -> Result<u64, String> {
+    match value.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{value}` is not a positive integer number of milliseconds (the harness requires one)")),
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
     /// Print the replacement wording a session that already had a catalog receives (with no
@@ -419,7 +473,7 @@ pub fn command() -> clap::Command {
         PossibleValuesParser::new(values.iter().copied())
             .map(|v| <Format as ValueEnum>::from_str(&v, true).expect("a listed format value"))
     };
-    for name in ["list", "show", "catalog", "explain"] {
+    for name in ["list", "show", "catalog", "explain", "watch"] {
         let arg = format.clone().value_parser(formats(&["human", "json"])).help("Output format");
         cmd = cmd.mut_subcommand(name, |sub| sub.arg(arg));
     }

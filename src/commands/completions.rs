@@ -31,6 +31,7 @@ pub fn command() -> clap::Command {
     crate::cli::command()
         .mut_subcommand("show", |c| c.mut_arg("name", |a| a.add(ArgValueCandidates::new(skill_names))))
         .mut_subcommand("explain", |c| c.mut_arg("name", |a| a.add(ArgValueCandidates::new(skill_names))))
+        .mut_subcommand("watch", |c| c.mut_arg("skill", |a| a.add(ArgValueCandidates::new(skill_names))))
         .mut_subcommand("lint", |c| c.mut_arg("explain", |a| a.add(ArgValueCandidates::new(rule_ids))))
 }
 

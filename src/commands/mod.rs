@@ -15,6 +15,7 @@ pub mod io;
 pub mod lint;
 pub mod list;
 pub mod show;
+pub mod watch;
 
 pub use crate::engine::snapshot::discover_kept as discover;
 pub use crate::error::UsageError;
@@ -55,6 +56,10 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
             explain::run(&cli.global, args, &settings, env, io)
         }
         Command::Lint(args) => lint::run(&cli.global, args, &settings, env, io),
+        Command::Watch(args) => {
+            warn_config_problems(report, io)?;
+            watch::run(&cli.global, args, settings, report, env, io)
+        }
         Command::Completions(_) | Command::Schema(_) => unreachable!("handled above"),
     }
 }

@@ -19,6 +19,9 @@ use crate::engine::textread::{self, Keep, Route};
 pub use crate::engine::textread::{ReadOutcome, SilentReason};
 use std::ffi::OsString;
 
+mod memo;
+pub use memo::{MemoStats, ScanMemo};
+
 /// Rank constants (`skill-filesystem/src/index.ts:36-40`, `skill/src/index.ts:24-27`).
 pub const PROJECT_DSH_RANK: u32 = 100;
 pub const PROJECT_AGENTS_RANK: u32 = 200;
@@ -325,6 +328,7 @@ pub struct UnnamedEntry {
 }
 
 /// The result of listing a root.
+#[derive(Clone)]
 pub enum Listing {
     /// The root contributes nothing (ENOENT, ENOTDIR, a regular file, a dangling link).
     Absent,
@@ -604,6 +608,23 @@ pub fn scan_provider(
     options: &ScanOptions,
     log: &mut Vec<String>,
 ) -> ProviderScan {
+    scan_provider_with(provider, project_root, provider_order, collator, options, log, None)
+}
+
+/// [`scan_provider`], reusing what `memo` kept of an earlier scan: only the roots and entries
+/// invalidated since are listed and read again (`dsh-skills watch`). The result is the one a
+/// scan without a memo gives, as long as every change on disk was reported to the memo.
+pub fn scan_provider_with(
+    provider: &ResolvedProvider,
+    project_root: Option<&str>,
+    provider_order: usize,
+    collator: &EntryCollator,
+    options: &ScanOptions,
+    log: &mut Vec<String>,
+    memo: Option<&mut ScanMemo>,
+) -> ProviderScan {
+    // A check's results are taken by their consumer (lint): never shared between scans.
+    let mut memo = memo.filter(|_| options.check.is_none());
     let mut scan = ProviderScan {
         roots: Vec::new(),
         candidates: Vec::new(),
@@ -614,7 +635,7 @@ pub fn scan_provider(
     let roots = roots(provider, project_root);
     // Every root is listed up front, several at once. Listing opens no file and has no effect,
     // so a root the harness never reaches (after a provider failure) is listed for nothing.
-    let listings: Vec<RootListing> = par_map_each(&roots, |root| {
+    let list_root = |root: &Root| {
         let mut root_log = Vec::new();
         let listing = if root.trusted_host {
             list_node(&root.path, collator, &mut root_log)
@@ -622,7 +643,11 @@ pub fn scan_provider(
             list_production(&root.path, collator)
         };
         (listing, root_log)
-    });
+    };
+    let listings: Vec<RootListing> = match memo.as_deref_mut() {
+        Some(memo) => memo.listings(&roots, list_root),
+        None => par_map_each(&roots, list_root),
+    };
     // Then the entries are read and parsed on all cores, a batch of roots at a time, and their
     // results applied root by root in the harness's order: warnings, candidates and the point
     // where a provider failure stops the scan come out as its sequential loop makes them.
@@ -668,7 +693,10 @@ pub fn scan_provider(
                     _ => Vec::new(),
                 })
                 .collect();
-            let results = par_map(&work, |(i, entry)| process_entry(&roots[*i], entry, options));
+            let results = match memo.as_deref_mut() {
+                Some(memo) => memo.entries(&roots, &work, |(i, entry)| process_entry(&roots[*i], entry, options)),
+                None => par_map(&work, |(i, entry)| process_entry(&roots[*i], entry, options)),
+            };
             let mut results = results.into_iter();
             for (i, slot) in processed.iter_mut().enumerate().take(end).skip(root_index) {
                 slot.replace(results.by_ref().take(counts[i]).collect());
@@ -786,12 +814,14 @@ fn par_map_chunked<T: Sync, R: Send>(
 }
 
 /// What reading and parsing one entry produced, before any of it is logged.
+#[derive(Clone)]
 enum EntryWork {
     SystemSkipped,
     Ignored,
     Read(Box<ReadWork>),
 }
 
+#[derive(Clone)]
 struct ReadWork {
     path: String,
     directory: String,

@@ -46,6 +46,7 @@ pub mod registry;
 pub mod skillfile;
 pub mod snapshot;
 pub mod textread;
+pub mod watch;
 pub mod yaml;
 
 /// The harness release this crate reproduces.

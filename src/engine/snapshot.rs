@@ -122,6 +122,19 @@ pub struct Snapshot {
 
 impl Snapshot {
     pub fn discover(settings: &Settings, env: &Environment) -> Snapshot {
+        Snapshot::discover_with(settings, env, None)
+    }
+
+    /// [`Snapshot::discover`], listing and reading only what `memo` does not hold
+    /// ([`discover::ScanMemo`]): a long-running command's re-evaluation after a change.
+    pub fn discover_with(
+        settings: &Settings,
+        env: &Environment,
+        mut memo: Option<&mut discover::ScanMemo>,
+    ) -> Snapshot {
+        if let Some(m) = memo.as_deref_mut() {
+            m.begin(&settings.scan);
+        }
         let cwd = settings.cwd.as_ref().map(|c| platform::resolve(&env.process_cwd, c));
         let project_root = cwd.as_deref().map(discover::find_project_root);
         let collator = EntryCollator::new(&settings.locale);
@@ -141,8 +154,15 @@ impl Snapshot {
                     ProviderSpec::Filesystem(config) => {
                         let resolved = ResolvedProvider::new(config, env);
                         let root = project_root.as_ref().map(|(p, _)| p.as_str());
-                        let mut scan =
-                            discover::scan_provider(&resolved, root, order, &collator, &settings.scan, &mut warnings);
+                        let mut scan = discover::scan_provider_with(
+                            &resolved,
+                            root,
+                            order,
+                            &collator,
+                            &settings.scan,
+                            &mut warnings,
+                            memo.as_deref_mut(),
+                        );
                         let error = scan.error.as_ref().map(|e| e.to_string());
                         if let Some(e) = &error {
                             // The registry's log line for a rejected list() (spec 5.1).
@@ -195,6 +215,9 @@ impl Snapshot {
         winners.sort_by(|&a, &b| {
             crate::engine::js::compare_code_units(&candidates[a].skill.name, &candidates[b].skill.name)
         });
+        if let Some(m) = memo {
+            m.sweep();
+        }
         let complete = providers.iter().all(|p| p.error.is_none());
         Snapshot {
             cwd,

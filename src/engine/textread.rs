@@ -56,7 +56,7 @@ pub enum Keep {
 }
 
 /// How the skill file came out of the reading stage.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ReadOutcome {
     /// The decoded text ([`Keep::Frontmatter`], [`Keep::Whole`]).
     Text(String),
@@ -109,7 +109,7 @@ impl std::fmt::Display for Fatal {
 }
 
 /// A file's bytes as read, and how they decode ([`Keep::Bytes`]).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FileBytes {
     bytes: Vec<u8>,
     /// Decoded strictly (validated, one BOM stripped) rather than lossily.

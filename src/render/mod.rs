@@ -9,3 +9,4 @@ pub mod lint;
 pub mod report;
 pub mod schema;
 pub mod term;
+pub mod watch;

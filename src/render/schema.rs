@@ -22,11 +22,20 @@ pub enum Document {
     Lint,
     /// `lint --explain <RULE> --format json`
     Rule,
+    /// One line of `watch --format json` (JSON Lines)
+    Watch,
 }
 
 impl Document {
-    pub const ALL: [Document; 6] =
-        [Document::List, Document::Catalog, Document::Show, Document::Explain, Document::Lint, Document::Rule];
+    pub const ALL: [Document; 7] = [
+        Document::List,
+        Document::Catalog,
+        Document::Show,
+        Document::Explain,
+        Document::Lint,
+        Document::Rule,
+        Document::Watch,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -36,6 +45,7 @@ impl Document {
             Document::Explain => "explain",
             Document::Lint => "lint",
             Document::Rule => "rule",
+            Document::Watch => "watch",
         }
     }
 
@@ -54,6 +64,7 @@ impl Document {
             Document::Explain => generate::<ExplainDoc<'static>>(),
             Document::Lint => crate::render::lint::json::schema(),
             Document::Rule => crate::render::lint::json::rule_schema(),
+            Document::Watch => crate::render::watch::schema(),
         };
         let mut fields = match schema.to_value() {
             serde_json::Value::Object(m) => m,
@@ -84,6 +95,7 @@ impl Document {
             Document::Explain => "explain <NAME> --format json",
             Document::Lint => "lint --format json",
             Document::Rule => "lint --explain <RULE> --format json",
+            Document::Watch => "watch --format json (one line)",
         }
     }
 

@@ -19,4 +19,5 @@ mod integrations;
 mod js_props;
 mod lint;
 mod pty;
+mod watch;
 mod yaml_scanner_runs;
