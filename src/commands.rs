@@ -14,6 +14,8 @@ use crate::term::Term;
 use crate::{human, report};
 use std::io::{self, Write};
 
+pub mod lsp;
+
 /// [`Snapshot::discover`], kept until the process exits (see the module notes).
 pub fn discover(settings: &Settings, env: &crate::discover::Environment) -> std::mem::ManuallyDrop<Snapshot> {
     std::mem::ManuallyDrop::new(Snapshot::discover(settings, env))
@@ -100,6 +102,8 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
             explain_cmd(&cli.global, args, &settings, env, io)
         }
         Command::Lint(args) => crate::lint::command::run(&cli.global, args, &settings, env, io),
+        // `main` starts the server before it takes stdout (the server writes it itself).
+        Command::Lsp(args) => lsp::run(&cli.global, args, env),
         Command::Completions(_) | Command::Schema(_) => unreachable!("handled above"),
     }
 }

@@ -23,6 +23,7 @@ pub mod human;
 pub mod js;
 pub mod jsdate;
 pub mod lint;
+pub mod lsp;
 pub mod nodefs;
 pub mod platform;
 pub mod refs;

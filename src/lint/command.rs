@@ -163,6 +163,13 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     } else {
         targets::from_paths(paths, settings, env, &intentional)?
     };
+    Ok(lint_targets(t, settings, env, opts))
+}
+
+/// The per-file checks, suppressions, configured levels and fix screening of [`lint`], over
+/// subjects and entry-level findings already gathered (the language server passes one
+/// subject whose source is the editor's buffer).
+pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
     let check_opts = CheckOptions {
         max_description: settings.description_max_length,
         compat: opts.compat.clone(),
@@ -241,7 +248,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     withdraw_refused_fixes(&mut findings, &report, &t.subjects);
     report.findings = findings;
     report.finish();
-    Ok(Run { report, subjects: t.subjects })
+    Run { report, subjects: t.subjects }
 }
 
 /// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be

@@ -15,6 +15,7 @@
 //! explanation. Nothing here prints: [`command::run`] writes through the [`crate::commands::Io`]
 //! it is given.
 
+pub mod buffer;
 pub mod bundle;
 pub mod check;
 pub mod command;

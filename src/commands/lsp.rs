@@ -1,0 +1,54 @@
+//! `dsh-skills lsp`: the language server, with the settings every other command uses.
+
+use crate::cli::{CompatTarget, GlobalArgs, LspArgs};
+use crate::discover::Environment;
+use crate::lint::Compat;
+use crate::lint::command::Options;
+use crate::lint::config::Config;
+use crate::lsp::Context;
+
+/// Serve the editor on stdin/stdout. Called by `main` before it takes stdout for itself.
+pub fn run(g: &GlobalArgs, args: &LspArgs, env: &Environment) -> anyhow::Result<u8> {
+    // Inside the server a bug in one request must not end the editor's session: the failure is
+    // logged, caught, and answered as an error (see `lsp::server`).
+    std::panic::set_hook(Box::new(|info| {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "dsh-skills lsp: internal failure: {info}");
+    }));
+    let g = g.clone();
+    let env = env.clone();
+    let explicit_config = args.config.clone();
+    let flags: Vec<Compat> = args
+        .compat
+        .iter()
+        .map(|c| match c {
+            CompatTarget::Agentskills => Compat::Agentskills,
+            CompatTarget::ClaudeCode => Compat::ClaudeCode,
+            CompatTarget::Codex => Compat::Codex,
+        })
+        .collect();
+    let factory = move |root: Option<&str>| -> anyhow::Result<Context> {
+        let mut g = g.clone();
+        // The workspace folder is the session cwd, unless the command line names one.
+        if g.cwd.is_none() && !g.no_cwd {
+            g.cwd = root.map(str::to_string);
+        }
+        let var = |k: &str| std::env::var(k).ok();
+        let resolved = crate::config::resolve(&g, &env, &var).map_err(|e| super::UsageError(e.0))?;
+        let mut settings = if g.no_config { super::settings_from_args(&g, &env) } else { resolved.settings };
+        settings.scan.keep_content = false;
+        let start = settings
+            .cwd
+            .as_deref()
+            .map_or_else(|| env.process_cwd.clone(), |c| crate::platform::resolve(&env.process_cwd, c));
+        let config = Config::find(&start, explicit_config.as_deref(), &env.process_cwd)?;
+        let mut compat = flags.clone();
+        for c in &config.compat {
+            if !compat.contains(c) {
+                compat.push(*c);
+            }
+        }
+        Ok(Context { settings, env: env.clone(), opts: Options { config, compat } })
+    };
+    crate::lsp::run_stdio(Box::new(factory))
+}

@@ -1,0 +1,1 @@
+//! Real clients: pytest-lsp and Neovim headless.

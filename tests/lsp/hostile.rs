@@ -1,0 +1,1 @@
+//! Hostile input through the editor: the server answers, never panics, never blocks.
