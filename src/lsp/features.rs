@@ -80,10 +80,35 @@ pub fn lint(shared: &Shared, doc: &Doc) -> Option<(Run, Subject)> {
     Some((run, s))
 }
 
+/// At most this many diagnostics per document (errors first); editors slow to a crawl on more.
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
 pub fn diagnostics(shared: &Shared, doc: &Doc) -> Vec<Diagnostic> {
     let Some((run, s)) = lint(shared, doc) else { return Vec::new() };
     let idx = LineIndex::new(&doc.text, shared.encoding);
-    run.report.findings.iter().map(|f| diagnostic(f, &s.path, &idx, &run)).collect()
+    let findings = &run.report.findings;
+    if findings.len() <= MAX_DIAGNOSTICS {
+        return findings.iter().map(|f| diagnostic(f, &s.path, &idx, &run)).collect();
+    }
+    // The most severe first, each group in file order (the report's order).
+    let mut chosen: Vec<&Finding> = Vec::with_capacity(MAX_DIAGNOSTICS);
+    for level in [Severity::Error, Severity::Warning, Severity::Info] {
+        chosen.extend(findings.iter().filter(|f| f.severity == level).take(MAX_DIAGNOSTICS - chosen.len()));
+    }
+    let mut out: Vec<Diagnostic> = chosen.iter().map(|f| diagnostic(f, &s.path, &idx, &run)).collect();
+    out.push(Diagnostic {
+        range: Range::default(),
+        severity: Some(DiagnosticSeverity::INFORMATION),
+        source: Some("dsh-skills".into()),
+        message: format!(
+            "{} more findings not shown here (the editor gets the first {MAX_DIAGNOSTICS}); `dsh-skills lint {}` lists \
+             them all",
+            findings.len() - MAX_DIAGNOSTICS,
+            run.report.display_path(&s.path)
+        ),
+        ..Diagnostic::default()
+    });
+    out
 }
 
 /// A finding as the editor shows it: lint's message first, then what the harness does and the
