@@ -477,9 +477,16 @@ fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeAct
         Some(span) => span.start <= requested.1 && requested.0 <= span.end,
         None => true,
     };
-    let edit_for = |old: &str, new: &str| -> WorkspaceEdit {
+    // The fixes' own edits, exactly as `lint --fix` applies them.
+    let edit_for = |plan: &fix::FilePlan| -> WorkspaceEdit {
+        let edits = plan
+            .fixes
+            .iter()
+            .flat_map(|f| &f.edits)
+            .map(|e| TextEdit { range: idx.range(&e.range), new_text: e.replacement.clone() })
+            .collect();
         let mut changes = HashMap::new();
-        changes.insert(doc.uri.clone(), vec![minimal_edit(old, new, &idx)]);
+        changes.insert(doc.uri.clone(), edits);
         WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() }
     };
     if wants(&CodeActionKind::QUICKFIX) {
@@ -493,7 +500,7 @@ fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeAct
                     title: format!("Fix: {}", plan.fixes[0].description),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![diag.clone()]),
-                    edit: Some(edit_for(&plan.old, &plan.new)),
+                    edit: Some(edit_for(&plan)),
                     is_preferred: Some(true),
                     ..CodeAction::default()
                 }));
@@ -514,7 +521,7 @@ fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeAct
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: format!("Fix all: apply {} safe fixes (as `dsh-skills lint --fix`)", plan.fixes.len()),
                 kind: Some(CodeActionKind::SOURCE_FIX_ALL),
-                edit: Some(edit_for(&plan.old, &plan.new)),
+                edit: Some(edit_for(&plan)),
                 ..CodeAction::default()
             }));
         }
@@ -570,20 +577,6 @@ fn advice_action(shared: &Shared, doc: &Doc, f: &Finding, idx: &LineIndex) -> Op
 
 fn basename(p: &str) -> &str {
     p.trim_end_matches(platform::SEP).rsplit(platform::SEP).next().unwrap_or(p)
-}
-
-/// One edit turning `old` into `new`: the changed middle, common prefix and suffix kept.
-fn minimal_edit(old: &str, new: &str, idx: &LineIndex) -> TextEdit {
-    let mut prefix = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
-    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
-        prefix -= 1;
-    }
-    let max_suffix = old.len().min(new.len()) - prefix;
-    let mut suffix = old.bytes().rev().zip(new.bytes().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
-    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
-        suffix -= 1;
-    }
-    TextEdit { range: idx.range(&(prefix..old.len() - suffix)), new_text: new[prefix..new.len() - suffix].to_string() }
 }
 
 /// References in the body that resolve inside the skill's folder, as links to the files.
