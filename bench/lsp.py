@@ -106,8 +106,10 @@ def main():
     ap.add_argument("--skills", type=int, default=1000)
     ap.add_argument("--edits", type=int, default=2000, help="timed edits")
     ap.add_argument("--memory-edits", type=int, default=10000, help="edits for the memory curve")
+    ap.add_argument("--no-build", action="store_true", help="use target/release/dsh-skills as it is")
     args = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=run.REPO, check=True)
+    if not args.no_build:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=run.REPO, check=True)
     tree = os.path.join(run.OUT, f"tree-{args.skills}")
     run.generate(args.skills, tree)
     path = pick_file(tree)

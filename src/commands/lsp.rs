@@ -34,21 +34,39 @@ pub fn run(g: &GlobalArgs, args: &LspArgs, env: &Environment) -> anyhow::Result<
             g.cwd = root.map(str::to_string);
         }
         let var = |k: &str| std::env::var(k).ok();
-        let resolved = crate::config::resolve(&g, &env, &var).map_err(|e| super::UsageError(e.0))?;
-        let mut settings = if g.no_config { super::settings_from_args(&g, &env) } else { resolved.settings };
+        let mut problems = Vec::new();
+        // A broken configuration file must not end the editor's session: the server says so
+        // and goes on with the defaults for that part.
+        let mut settings = match crate::config::resolve(&g, &env, &var) {
+            Ok(r) if !g.no_config => {
+                problems.extend(r.report.problems.iter().cloned());
+                r.settings
+            }
+            Ok(_) => super::settings_from_args(&g, &env),
+            Err(e) => {
+                problems.push(e.0);
+                super::settings_from_args(&g, &env)
+            }
+        };
         settings.scan.keep_content = false;
         let start = settings
             .cwd
             .as_deref()
             .map_or_else(|| env.process_cwd.clone(), |c| crate::platform::resolve(&env.process_cwd, c));
-        let config = Config::find(&start, explicit_config.as_deref(), &env.process_cwd)?;
+        let config = match Config::find(&start, explicit_config.as_deref(), &env.process_cwd) {
+            Ok(c) => c,
+            Err(e) => {
+                problems.push(e.0);
+                Config::default()
+            }
+        };
         let mut compat = flags.clone();
         for c in &config.compat {
             if !compat.contains(c) {
                 compat.push(*c);
             }
         }
-        Ok(Context { settings, env: env.clone(), opts: Options { config, compat } })
+        Ok(Context { settings, env: env.clone(), opts: Options { config, compat }, problems })
     };
     crate::lsp::run_stdio(Box::new(factory))
 }

@@ -462,6 +462,8 @@ fn bundle_files(base: &str, this: &str) -> Vec<String> {
     out
 }
 
+// `WorkspaceEdit::changes` is lsp-types' map keyed by `Uri` (its hash is the URI text).
+#[allow(clippy::mutable_key_type)]
 fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
     let Some((run, s)) = lint(shared, doc) else { return Vec::new() };
     let Some(src) = run.report.files.get(&s.path) else { return Vec::new() };
@@ -530,6 +532,7 @@ fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeAct
 }
 
 /// The finding's mechanical advice as an edit: set the name, or rename the file or folder.
+#[allow(clippy::mutable_key_type)] // as in `code_actions`
 fn advice_action(shared: &Shared, doc: &Doc, f: &Finding, idx: &LineIndex) -> Option<CodeAction> {
     match f.action.as_ref()? {
         Action::SetName { name } => {

@@ -22,6 +22,9 @@ pub struct Context {
     pub settings: Settings,
     pub env: Environment,
     pub opts: Options,
+    /// What went wrong reading the configuration (shown to the user once; the server goes on
+    /// with the defaults for that part).
+    pub problems: Vec<String>,
 }
 
 /// Builds the [`Context`] for a workspace folder (`None`: the editor opened no folder). Called

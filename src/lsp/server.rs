@@ -55,6 +55,8 @@ pub struct Shared {
     pub renames: bool,
     /// The client registers file watchers on request.
     watch: bool,
+    /// The configuration problems of the first context were shown.
+    problems_shown: std::sync::atomic::AtomicBool,
     factory: ContextFactory,
     /// The workspace folder (the session cwd unless `--cwd` says otherwise).
     root: Option<String>,
@@ -92,6 +94,16 @@ impl Shared {
             // The client has gone when this fails; the main loop ends on its own.
             let _ = s.send(m.into());
         }
+    }
+
+    fn shown_problems(&self) -> bool {
+        self.problems_shown.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A message the user sees (a configuration problem).
+    pub fn show(&self, text: &str) {
+        let params = lsp_types::ShowMessageParams { typ: lsp_types::MessageType::WARNING, message: text.to_string() };
+        self.send(Notification::new(notif::ShowMessage::METHOD.into(), params));
     }
 
     pub fn log(&self, text: &str) {
@@ -158,10 +170,7 @@ pub fn serve(connection: Connection, factory: ContextFactory) -> anyhow::Result<
     });
     connection.initialize_finish(id, result)?;
 
-    let context = match factory(root.as_deref()) {
-        Ok(c) => c,
-        Err(e) => return Err(e),
-    };
+    let context = factory(root.as_deref())?;
     let (out_tx, out_rx) = crossbeam_channel::unbounded::<Message>();
     let forwarder = spawn("dsh-skills lsp output", {
         let to_client = connection.sender.clone();
@@ -176,6 +185,7 @@ pub fn serve(connection: Connection, factory: ContextFactory) -> anyhow::Result<
     let shared = Arc::new(Shared {
         sender: Mutex::new(Some(out_tx)),
         watch,
+        problems_shown: std::sync::atomic::AtomicBool::new(false),
         docs: Mutex::new(HashMap::new()),
         context: RwLock::new(Arc::new(context)),
         discovery: RwLock::new(None),
@@ -378,6 +388,11 @@ fn discovery_worker(shared: &Shared, rx: &mpsc::Receiver<()>, diag_tx: &mpsc::Se
                     shared.context()
                 }
             };
+            let shown = shared.context().problems.clone();
+            for p in context.problems.iter().filter(|p| !shown.contains(p) || !shared.shown_problems()) {
+                shared.show(&format!("dsh-skills: {p}"));
+            }
+            shared.problems_shown.store(true, std::sync::atomic::Ordering::Relaxed);
             let d = Discovery::new(&context.settings, &context.env, &context.opts);
             *shared.context.write().unwrap_or_else(|e| e.into_inner()) = context;
             d

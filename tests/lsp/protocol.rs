@@ -333,3 +333,19 @@ pub fn hover_answers(c: &mut Client, u: &str) {
 pub fn path_of(p: &Path) -> String {
     p.to_str().unwrap().to_string()
 }
+
+/// A broken lint configuration file is shown to the user; the server goes on with defaults.
+#[test]
+fn a_broken_configuration_file_does_not_end_the_session() {
+    let t = Tree::new();
+    t.write(".dsh-skills-lint.yaml", "rules: [unclosed\n");
+    let path = t.write(".dsh/skills/my-skill/SKILL.md", LEGACY);
+    let mut c = t.client(&[]);
+    let u = c.open(&path, LEGACY);
+    let d = c.diagnostics(&u, 1);
+    assert!(codes(&d).contains(&"legacy-invocation-key".to_string()), "{d:?}");
+    let shown: Vec<&Value> = c.inbox.iter().filter(|m| m["method"] == "window/showMessage").collect();
+    assert_eq!(shown.len(), 1, "{:?}", c.inbox);
+    assert!(shown[0]["params"]["message"].as_str().unwrap().contains(".dsh-skills-lint.yaml"), "{}", shown[0]);
+    assert!(c.shutdown().success());
+}
