@@ -88,7 +88,16 @@ pub fn lint_buffer(
     subject.source = Some(std::sync::Arc::new(pre));
     let mut t = targets::Targets::default();
     t.complete = discovery.is_none_or(|d| d.complete);
-    t.findings = discovery.and_then(|d| d.findings.get(&subject.path).cloned()).unwrap_or_default();
+    if let Some(d) = discovery {
+        t.findings = d.findings.get(&subject.path).cloned().unwrap_or_default();
+        // A folder the harness does not scan is reported on the folder; the files in it are
+        // where the author needs to hear it.
+        let base = subject.base_dir().to_string();
+        for dir in [platform::dirname(&base), base] {
+            let about_folder = d.findings.get(&dir).into_iter().flatten();
+            t.findings.extend(about_folder.filter(|f| f.rule == "unscanned-skill-folder").cloned());
+        }
+    }
     t.subjects.push(subject);
     command::lint_targets(t, settings, env, opts)
 }

@@ -208,12 +208,15 @@ fn hidden_skill_lens_and_unscanned_file() {
         ".dsh/skills/quiet/SKILL.md",
         "---\nname: quiet\ndescription: D.\ndisable-model-invocation: true\n---\nB\n",
     );
-    let elsewhere = t.write("drafts/new-skill/SKILL.md", "---\nname: new-skill\ndescription: D.\n---\nB\n");
+    let elsewhere = t.write("skills/new-skill/SKILL.md", "---\nname: new-skill\ndescription: D.\n---\nB\n");
     let mut c = t.client(&[]);
     let hu = c.open(&hidden, &fs::read_to_string(&hidden).unwrap());
     let eu = c.open(&elsewhere, &fs::read_to_string(&elsewhere).unwrap());
     c.diagnostics(&hu, 1);
-    c.diagnostics(&eu, 1);
+    // The folder the harness does not scan is reported on the file being written.
+    let d = c.diagnostics(&eu, 1);
+    assert_eq!(codes(&d), ["unscanned-skill-folder"]);
+    assert!(d[0]["message"].as_str().unwrap().starts_with("skills: this folder holds 1 skill"), "{}", d[0]);
     let lens = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": hu } }));
     assert_eq!(lens["result"][0]["command"]["title"], "hidden from the model (disable-model-invocation)");
     let lens = c.request("textDocument/codeLens", json!({ "textDocument": { "uri": eu } }));
