@@ -352,3 +352,30 @@ fn a_broken_configuration_file_does_not_end_the_session() {
     assert!(shown[0]["params"]["message"].as_str().unwrap().contains(".dsh-skills-lint.yaml"), "{}", shown[0]);
     assert!(c.shutdown().success());
 }
+
+/// The fix-all action writes what `dsh-skills lint --fix` writes.
+#[test]
+fn fix_all_is_lint_fix() {
+    let t = Tree::new();
+    let text = "---\nname: my-skill\ndescription: D.\nuserInvocable: true\ndisableModelInvocation: false\n---\nBody.\n";
+    let path = t.write(".dsh/skills/my-skill/SKILL.md", text);
+    let mut c = t.client(&[]);
+    let u = c.open(&path, text);
+    c.diagnostics(&u, 1);
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": u },
+            "range": { "start": pos(0, 0), "end": pos(0, 0) },
+            "context": { "diagnostics": [], "only": ["source.fixAll"] },
+        }),
+    );
+    let actions = r["result"].as_array().unwrap();
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    let fixed = apply_edits(text, actions[0]["edit"]["changes"][&u].as_array().unwrap());
+    let out = super::support::command(&t.project, &t.home).args(["lint", "--fix"]).output().unwrap();
+    assert!(out.status.code().is_some());
+    assert_eq!(fixed, fs::read_to_string(&path).unwrap(), "the same text as `lint --fix`");
+    assert_ne!(fixed, text);
+    assert!(c.shutdown().success());
+}
