@@ -2,7 +2,7 @@
 //! `{"names": [...], "envs": [{"LC_ALL": "..."}, ...]}` on stdin and prints, per environment,
 //! one JSON line `{"locale", "order", "equal"}` as tools/collation-oracle/sort.js does.
 
-use dsh_skills::collate::{EntryCollator, locale_from_env};
+use dsh_skills::engine::collate::{EntryCollator, locale_from_env};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::Read;

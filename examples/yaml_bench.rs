@@ -16,17 +16,17 @@ fn main() {
     let text = "name: pdf-tools\ndescription: Extract text and tables from PDF files. Use when the user asks about PDFs.\nwhenToUse: PDF work\nmetadata:\n  version: \"1.2\"\n";
     let n = 200_000;
     for _ in 0..1000 {
-        std::hint::black_box(dsh_skills::yaml::parse(text).unwrap());
+        std::hint::black_box(dsh_skills::engine::yaml::parse(text).unwrap());
     }
     let t = Instant::now();
     for _ in 0..n {
-        std::hint::black_box(dsh_skills::yaml::parse(std::hint::black_box(text)).unwrap());
+        std::hint::black_box(dsh_skills::engine::yaml::parse(std::hint::black_box(text)).unwrap());
     }
     let per = t.elapsed() / n;
     println!("typical 5-line frontmatter: {per:?} per parse");
     let t = Instant::now();
     for _ in 0..n {
-        let p = dsh_skills::yaml::parse(std::hint::black_box(text)).unwrap();
+        let p = dsh_skills::engine::yaml::parse(std::hint::black_box(text)).unwrap();
         std::hint::black_box(p.value.to_json());
     }
     println!("  + to_json: {:?} per parse", t.elapsed() / n);
@@ -39,7 +39,7 @@ fn corpus(dir: &str, parses: usize) {
     for e in walkdir::WalkDir::new(dir).into_iter().flatten() {
         if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md") {
             let Ok(raw) = std::fs::read_to_string(e.path()) else { continue };
-            if let Ok(fm) = dsh_skills::skillfile::split_frontmatter(&raw) {
+            if let Ok(fm) = dsh_skills::engine::skillfile::split_frontmatter(&raw) {
                 texts.push(raw[fm.yaml].to_string());
             }
         }
@@ -48,7 +48,7 @@ fn corpus(dir: &str, parses: usize) {
     let t = Instant::now();
     for _ in 0..rounds {
         for text in &texts {
-            std::hint::black_box(dsh_skills::yaml::parse(std::hint::black_box(text)).ok());
+            std::hint::black_box(dsh_skills::engine::yaml::parse(std::hint::black_box(text)).ok());
         }
     }
     let n = (rounds * texts.len()) as u32;

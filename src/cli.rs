@@ -4,7 +4,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// The harness release whose behaviour dsh-skills reproduces.
-pub const HARNESS_VERSION: &str = "0.1.0-rc.8";
+pub use crate::engine::HARNESS_VERSION;
 pub const HARNESS_COMMIT: &str = "611615650f";
 
 const VERSION: &str =
@@ -150,9 +150,37 @@ pub enum Profile {
 
 impl Profile {
     pub fn name(self) -> &'static str {
-        match self {
-            Profile::Web => "web",
-            Profile::Headless => "headless",
+        crate::engine::config::Profile::from(self).name()
+    }
+}
+
+impl From<Profile> for crate::engine::config::Profile {
+    fn from(p: Profile) -> Self {
+        match p {
+            Profile::Web => crate::engine::config::Profile::Web,
+            Profile::Headless => crate::engine::config::Profile::Headless,
+        }
+    }
+}
+
+impl GlobalArgs {
+    /// The flags the engine's configuration reader takes.
+    pub fn flags(&self) -> crate::engine::config::Flags {
+        crate::engine::config::Flags {
+            cwd: self.cwd.clone(),
+            no_cwd: self.no_cwd,
+            dsh_home: self.dsh_home.clone(),
+            agents_home: self.agents_home.clone(),
+            custom_dirs: self.custom_dirs.clone(),
+            bundled_dir: self.bundled_dir.clone(),
+            no_default_roots: self.no_default_roots,
+            description_max_length: self.description_max_length,
+            no_config: self.no_config,
+            profile: self.profile.map(Into::into),
+            preset: self.preset.clone(),
+            patches: self.patches.clone(),
+            launch_dir: self.launch_dir.clone(),
+            locale: self.locale.clone(),
         }
     }
 }
@@ -256,7 +284,6 @@ Examples:
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The skill name to explain (need not exist).
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::skill_names))]
     pub name: String,
 }
 
@@ -271,7 +298,7 @@ pub struct CompletionsArgs {
 pub struct SchemaArgs {
     /// The JSON document: a command's `--format json` output (`rule` is `lint --explain <RULE>`).
     #[arg(value_enum)]
-    pub document: crate::schema::Document,
+    pub document: crate::render::schema::Document,
 }
 
 const LINT_AFTER_HELP: &str = "\
@@ -296,7 +323,7 @@ pub struct LintArgs {
 
     /// Explain a rule (its id, default level, why it matters, how to fix it) and exit;
     /// `all` lists every rule.
-    #[arg(long, value_name = "RULE", add = clap_complete::ArgValueCandidates::new(crate::complete::rule_ids))]
+    #[arg(long, value_name = "RULE")]
     pub explain: Option<String>,
 
     /// Exit 1 when a finding reaches this level (default: error).
@@ -385,7 +412,6 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The skill name (the frontmatter `name`, not the folder name).
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::skill_names))]
     pub name: String,
 
     /// Print exactly what the `skill` tool returns to the model, and nothing else.

@@ -1,38 +1,36 @@
-//! dsh-skills: the DeepSeek Harness skill discovery, reproduced byte for byte.
+//! dsh-skills: the DeepSeek Harness skill discovery, reproduced byte for byte, and the tools
+//! a skill author needs around it.
 //!
-//! The pipeline, one module per stage:
-//! roots and homes ([`discover`], [`platform`]) → listing and reading ([`discover`],
-//! [`nodefs`], [`collate`]) → frontmatter and YAML ([`skillfile`], [`yaml`]) → candidates →
-//! registry merge ([`registry`]) → catalog and skill content ([`catalog`]) → one snapshot
-//! ([`snapshot`]) → commands ([`commands`]) and their JSON ([`report`]); [`lint`] reports
-//! problems in skill files against the same pipeline. The harness's own configuration files
-//! (profiles, patch layers, agent presets) are read by [`config`].
-//! JavaScript string semantics live in [`js`]. The library never prints: commands write
-//! through [`commands::Io`], which `main` connects to the real streams.
+//! The folders are the layers, lowest first; each may use the ones before it, never one after
+//! it (a test, `architecture`, checks it):
+//!
+//! 1. [`engine`] — the harness's discovery: roots → Node filesystem semantics → listing →
+//!    reading → frontmatter → YAML → candidates → registry → snapshot → catalog and skill
+//!    content, with the harness's configuration reader beside it.
+//! 2. [`analysis`] — facts derived from a discovery: why a copy wins, unscanned folders,
+//!    references in a body, close-name suggestions.
+//! 3. [`lint`] — rules, suppressions and fixes over the same pipeline.
+//! 4. [`render`] — human views, JSON documents and their schemas, lint's formats, terminal
+//!    escaping.
+//! 5. [`cli`] — the command line's definition (clap).
+//! 6. [`commands`] — one file per command: compute, hand the value to a renderer, write it
+//!    through [`commands::Io`], which `main` connects to the real streams.
+//! 7. [`lsp`] — `dsh-skills lsp`, the language server: lint's pass on an editor's buffer,
+//!    hover, completion, code actions, links and lenses, over stdin/stdout (its own streams).
+//!
+//! [`error`] holds the one error type every layer may raise, [`textsafe`] the escaping of
+//! skill-file text for a terminal that every layer's messages use. The library never prints.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod catalog;
+#[cfg(test)]
+mod architecture;
+
+pub mod analysis;
 pub mod cli;
-pub mod collate;
 pub mod commands;
-pub mod complete;
-pub mod config;
-pub mod discover;
-pub mod explain;
-pub mod human;
-pub mod js;
-pub mod jsdate;
+pub mod engine;
+pub mod error;
 pub mod lint;
 pub mod lsp;
-pub mod nodefs;
-pub mod platform;
-pub mod refs;
-pub mod registry;
-pub mod report;
-pub mod schema;
-pub mod skillfile;
-pub mod snapshot;
-pub mod term;
-pub mod textread;
-pub mod unscanned;
-pub mod yaml;
+pub mod render;
+pub mod textsafe;

@@ -4,8 +4,8 @@
 use clap::FromArgMatches;
 use dsh_skills::cli::{self, Cli, ColorChoice};
 use dsh_skills::commands::{self, EXIT_USAGE, Io, UsageError};
-use dsh_skills::discover::Environment;
-use dsh_skills::term::{self, ColorMode, Term};
+use dsh_skills::engine::discover::Environment;
+use dsh_skills::render::term::{self, ColorMode, Term};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -20,7 +20,9 @@ fn main() -> ExitCode {
         std::process::exit(i32::from(EXIT_USAGE));
     }));
     // A completion script calling back (`DSH_SKILLS_COMPLETE=<shell>`): answer and stop.
-    if let Some(answered) = dsh_skills::complete::respond(std::env::args_os().collect(), &mut io::stdout().lock()) {
+    if let Some(answered) =
+        dsh_skills::commands::completions::respond(std::env::args_os().collect(), &mut io::stdout().lock())
+    {
         return match answered {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -49,7 +51,7 @@ fn main() -> ExitCode {
     let env = Environment::from_process();
     // The language server owns stdin and stdout (LSP messages); nothing else may write there.
     if let cli::Command::Lsp(args) = &cli.command {
-        return match dsh_skills::commands::lsp::run(&cli.global, args, &env) {
+        return match dsh_skills::lsp::context::run(&cli.global, args, &env) {
             Ok(code) => ExitCode::from(code),
             Err(e) => {
                 let _ = writeln!(io::stderr(), "error: {}", term::safe_multiline(&format!("{e:#}")));

@@ -3,7 +3,7 @@
 //! the locale Node derives from `LC_ALL` / `LC_MESSAGES` / `LANG`, and the order
 //! `localeCompare` gives a ladder of names after libuv's byte-order `scandir`.
 
-use dsh_skills::collate::{EntryCollator, locale_from_env};
+use dsh_skills::engine::collate::{EntryCollator, locale_from_env};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

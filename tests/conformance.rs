@@ -121,7 +121,7 @@ fn strip_marks(s: &str, with: &str) -> String {
 
 /// The harness's digest of the expected entries, over their real lone surrogates.
 fn js_digest(entries: &Value) -> Value {
-    use dsh_skills::js::{JsString, json_stringify_utf16};
+    use dsh_skills::engine::js::{JsString, json_stringify_utf16};
     let Value::Array(entries) = entries else { return Value::Null };
     // A string with marks back to UTF-16 with the lone surrogate units it stood for.
     let units = |s: &str| {

@@ -6,7 +6,7 @@
 #[path = "support.rs"]
 mod support;
 
-use dsh_skills::schema::Document;
+use dsh_skills::render::schema::Document;
 use std::collections::BTreeMap;
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! Property tests: the JavaScript-compatible string functions against their definitions.
 
-use dsh_skills::catalog::CatalogEntry;
-use dsh_skills::js::{self, JsString};
+use dsh_skills::engine::catalog::CatalogEntry;
+use dsh_skills::engine::js::{self, JsString};
 use proptest::prelude::*;
 
 /// The ECMAScript WhiteSpace + LineTerminator code points, written out from the spec.

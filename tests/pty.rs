@@ -237,7 +237,7 @@ fn exact_texts_are_escaped_on_a_terminal_and_exact_when_piped() {
         assert!(!piped.stderr.contains("shown escaped"), "{args:?}: the note belongs to terminals only");
         // On the terminal: the same text with the notation of the human views.
         let shown = String::from_utf8(tty.stdout.clone()).unwrap();
-        assert_eq!(shown, dsh_skills::term::safe_text(&raw), "{args:?}: not the exact text, escaped");
+        assert_eq!(shown, dsh_skills::render::term::safe_text(&raw), "{args:?}: not the exact text, escaped");
         assert!(shown.contains("\\x1b[31mred\\x1b[0m") && shown.contains("\\x1b]0;"), "{shown}");
         assert!(shown.contains("\\x07") && shown.contains("\\x1b]52;c;"), "{shown}");
         assert!(shown.contains("\\x9b31m") && shown.contains("\\u{202e}"), "{shown}");

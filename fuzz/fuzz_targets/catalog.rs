@@ -1,7 +1,7 @@
 //! The catalog renderer: normalization, UTF-16 truncation, escaping, the digest and the
 //! skill_content block, with their invariants.
 #![no_main]
-use dsh_skills::catalog::{self, CatalogEntry, ResourceBase, Variant};
+use dsh_skills::engine::catalog::{self, CatalogEntry, ResourceBase, Variant};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    match dsh_skills::yaml::parse(&text) {
+    match dsh_skills::engine::yaml::parse(&text) {
         Ok(parsed) => {
             let _ = serde_json::to_string(&parsed.value.to_json());
         }

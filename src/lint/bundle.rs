@@ -1,42 +1,22 @@
 //! A skill's resource directory: relative references in the body, and symbolic links inside
 //! the skill folder.
 
-use super::check::{Subject, SubjectKind};
+use super::subject::{Subject, SubjectKind};
 use super::{Finding, Severity};
-use crate::platform;
+use crate::engine::platform;
 use std::path::Path;
 
 /// At most this many entries are visited in a skill folder.
 const MAX_ENTRIES: usize = 5000;
 
-pub use super::refscan::{Evidence, Reference};
+pub use crate::analysis::refscan::{Evidence, Reference};
 
 /// Every reference in a skill body, found by the scanner `show` uses too.
 pub fn scan(body: &str) -> Vec<Reference> {
-    super::refscan::scan(body).refs
+    crate::analysis::refscan::scan(body).refs
 }
 
-/// Each target once, at its strongest evidence (the first place it has that evidence).
-pub fn strongest(refs: Vec<Reference>) -> Vec<(String, Reference)> {
-    let mut out: Vec<(String, Reference)> = Vec::new();
-    // Where each target already is in `out`: one lookup per reference, not a scan.
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for r in refs {
-        let target = percent_decode(r.target.split(['#', '?']).next().unwrap_or(""));
-        if target.is_empty() {
-            continue;
-        }
-        match index.get(&target) {
-            Some(&i) if r.evidence > out[i].1.evidence => out[i].1 = r,
-            Some(_) => {}
-            None => {
-                index.insert(target.clone(), out.len());
-                out.push((target, r));
-            }
-        }
-    }
-    out
-}
+pub use crate::analysis::refscan::{percent_decode, strongest};
 
 /// The severity of a `broken-reference` with this evidence: a link or an instruction the
 /// model will follow is a warning, a mention in passing is info.
@@ -58,7 +38,7 @@ fn what(evidence: Evidence) -> &'static str {
 pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: usize) -> Vec<Finding> {
     let base = subject.base_dir();
     let mut out = Vec::new();
-    let scan = super::refscan::scan(body);
+    let scan = crate::analysis::refscan::scan(body);
     if let Some(open) = &scan.unclosed_fence {
         out.push(
             Finding::new(
@@ -208,26 +188,6 @@ fn in_sibling(subject: &Subject, target: &str) -> Option<(String, String)> {
     Some((n, rel))
 }
 
-/// `%20` and friends decoded, as a link target names a file.
-pub fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && i + 2 < b.len()
-            && let (Some(h), Some(l)) = ((b[i + 1] as char).to_digit(16), (b[i + 2] as char).to_digit(16))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
-}
-
 /// Name comparisons one file's broken references may spend on suggestions (a few milliseconds).
 /// A body with thousands of broken links into a folder of thousands of files would otherwise
 /// cost their product; past the budget a broken reference gets the plain advice. A typical
@@ -308,7 +268,7 @@ impl Listings {
                 break;
             }
             budget -= 1;
-            let d = crate::commands::edit_distance(&e.lower, &wanted);
+            let d = crate::analysis::suggest::edit_distance(&e.lower, &wanted);
             if d > 0 && d <= 2 {
                 dirs.push((d, e.name.clone()));
             }
@@ -344,7 +304,7 @@ impl Listings {
                 break;
             }
             budget -= 1;
-            let d = crate::commands::edit_distance(&e.lower, &wanted);
+            let d = crate::analysis::suggest::edit_distance(&e.lower, &wanted);
             if d <= limit && best.is_none_or(|(bd, bn)| (d, &e.name) < (bd, bn)) {
                 best = Some((d, &e.name));
             }

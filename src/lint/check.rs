@@ -7,50 +7,13 @@
 //! the file are errors; everything on a file the harness loads is a warning or info.
 
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
-use crate::js;
-use crate::nodefs::{self, ReadError};
-use crate::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
-use crate::yaml::{self, Object, Value};
+use crate::engine::js;
+use crate::engine::nodefs::{self, ReadError};
+use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
+use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
 
-/// What kind of entry a skill file belongs to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SubjectKind {
-    /// `<root>/<entry>/SKILL.md`; the resource base is the folder.
-    Bundle { dir: String, entry: String },
-    /// `<root>/<entry>` ending in `.md`; the resource base is the root.
-    Flat { root: String, entry: String },
-}
-
-/// One skill file to lint.
-#[derive(Clone, Debug)]
-pub struct Subject {
-    /// The file, as the harness spells it.
-    pub path: String,
-    pub kind: SubjectKind,
-    /// Read the plain-Node way (the bundled root) instead of through the filesystem service.
-    pub node_mode: bool,
-    /// The file as discovery already read and parsed it, when it did (production roots).
-    pub source: Option<std::sync::Arc<crate::discover::SourceFile>>,
-}
-
-impl Subject {
-    /// The skill's resource base directory.
-    pub fn base_dir(&self) -> &str {
-        match &self.kind {
-            SubjectKind::Bundle { dir, .. } => dir,
-            SubjectKind::Flat { root, .. } => root,
-        }
-    }
-
-    /// The folder name, or the flat file's name without `.md`.
-    pub fn stem(&self) -> &str {
-        match &self.kind {
-            SubjectKind::Bundle { entry, .. } => entry,
-            SubjectKind::Flat { entry, .. } => entry.strip_suffix(".md").unwrap_or(entry),
-        }
-    }
-}
+pub use super::subject::{Subject, SubjectKind};
 
 /// Settings the rules need.
 #[derive(Clone, Debug)]
@@ -1031,7 +994,7 @@ impl<'a> Ctx<'a> {
                 .help("add `description: <what the skill does and when to use it>`; the model sees it in the catalog");
                 if let Some(k) = obj.iter().map(|(k, _)| k).find(|k| {
                     let n = normalize_key(k);
-                    crate::commands::edit_distance(&n, "description") <= 2
+                    crate::analysis::suggest::edit_distance(&n, "description") <= 2
                 }) {
                     f = f.at_opt(self.key_span(k)).label(format!("`{k}` is not `description`"));
                 }
@@ -1362,12 +1325,12 @@ impl<'a> Ctx<'a> {
         // The entry as it is and as it would be renamed: folder `name`, or file `name.md`.
         let (what, entry, renamed, parent) = match &self.subject.kind {
             SubjectKind::Bundle { dir, entry } => {
-                ("folder", entry.clone(), name.to_string(), crate::platform::dirname(dir))
+                ("folder", entry.clone(), name.to_string(), crate::engine::platform::dirname(dir))
             }
             SubjectKind::Flat { root, entry } => ("file", entry.clone(), format!("{name}.md"), root.clone()),
         };
-        let from = crate::platform::join(&parent, &entry);
-        let to = crate::platform::join(&parent, &renamed);
+        let from = crate::engine::platform::join(&parent, &entry);
+        let to = crate::engine::platform::join(&parent, &renamed);
         // A case-only rename is the same entry on case-insensitive filesystems; otherwise the
         // new name must be free.
         let taken = !entry.eq_ignore_ascii_case(&renamed) && std::fs::symlink_metadata(&to).is_ok();
@@ -1675,7 +1638,7 @@ fn suggest_key(key: &str) -> Option<&'static str> {
         if n_chars.abs_diff(*known_chars) > limit || bag_distance(known, &n) > limit {
             continue;
         }
-        let d = if *known == n { 0 } else { crate::commands::edit_distance(known, &n) };
+        let d = if *known == n { 0 } else { crate::analysis::suggest::edit_distance(known, &n) };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }

@@ -27,9 +27,9 @@
 //! ```
 
 use super::{Compat, Finding, Severity, SourceText, rules};
-use crate::commands::UsageError;
-use crate::platform;
-use crate::yaml::{self, Value};
+use crate::engine::platform;
+use crate::engine::yaml::{self, Value};
+use crate::error::UsageError;
 use std::collections::BTreeMap;
 use std::ops::Range;
 

@@ -4,7 +4,7 @@
 //! skill's folder.
 
 use super::{Edit, Finding, Fix, SourceText};
-use crate::skillfile;
+use crate::engine::skillfile;
 use std::collections::{BTreeSet, HashSet};
 use std::io::Write;
 use std::ops::Range;

@@ -3,29 +3,27 @@
 //! The pipeline:
 //! * [`targets`] turns the command line into *subjects* (skill files, with the root and read
 //!   mode the harness uses for them) and entry-level findings (files the harness passes over,
-//!   provider failures), either from a full discovery [`crate::snapshot::Snapshot`] for the cwd
+//!   provider failures), either from a full discovery [`crate::engine::snapshot::Snapshot`] for the cwd
 //!   or from explicit paths;
 //! * [`check`] reads each skill file exactly as the harness does and runs the per-file rules;
 //!   [`bundle`] checks references and symlinks of a skill's resource directory;
 //! * [`config`] applies the project configuration file and the per-file suppressions kept in
 //!   the frontmatter; [`fix`] applies the safe mechanical fixes;
-//! * [`render`] writes human (annotate-snippets), JSON, GitHub annotations or SARIF 2.1.0.
+//! * [`crate::render::lint`] writes human (annotate-snippets), JSON, GitHub annotations or
+//!   SARIF 2.1.0, and [`crate::commands::lint`] is the command that runs it all.
 //!
 //! Every rule is listed once, in [`rules::RULES`], with its id, default severity and
-//! explanation. Nothing here prints: [`command::run`] writes through the [`crate::commands::Io`]
-//! it is given.
+//! explanation. Nothing here prints or knows the command line: lint depends on the engine and
+//! the analysis helpers only.
 
-pub mod buffer;
 pub mod bundle;
 pub mod check;
-pub mod command;
 pub mod config;
 pub mod content;
 pub mod fix;
-pub mod refscan;
-pub mod render;
 pub mod rules;
 pub mod source;
+pub mod subject;
 pub mod targets;
 pub mod term;
 
@@ -314,8 +312,11 @@ pub fn display_path(base: &str, path: &str) -> String {
     if path == base {
         return ".".to_string();
     }
-    let prefix =
-        if base.ends_with(crate::platform::SEP) { base.to_string() } else { format!("{base}{}", crate::platform::SEP) };
+    let prefix = if base.ends_with(crate::engine::platform::SEP) {
+        base.to_string()
+    } else {
+        format!("{base}{}", crate::engine::platform::SEP)
+    };
     match path.strip_prefix(&prefix) {
         Some(rest) if !rest.is_empty() => rest.to_string(),
         _ => path.to_string(),

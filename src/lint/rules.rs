@@ -658,7 +658,7 @@ pub fn find(id: &str) -> Option<&'static Rule> {
 pub fn similar(id: &str) -> Vec<&'static str> {
     let mut scored: Vec<(usize, &'static str)> = RULES
         .iter()
-        .map(|r| (crate::commands::edit_distance(r.id, id), r.id))
+        .map(|r| (crate::analysis::suggest::edit_distance(r.id, id), r.id))
         .filter(|(d, rid)| *d <= 3 || rid.contains(id) || (!id.is_empty() && id.contains(rid)))
         .collect();
     scored.sort();

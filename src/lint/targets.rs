@@ -3,11 +3,11 @@
 
 use super::check::{Subject, SubjectKind};
 use super::{Finding, Severity};
-use crate::commands::UsageError;
-use crate::discover::{Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
-use crate::nodefs::Kind;
-use crate::platform;
-use crate::snapshot::{ProviderRun, Settings, Snapshot};
+use crate::engine::discover::{Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
+use crate::engine::nodefs::Kind;
+use crate::engine::platform;
+use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
+use crate::error::UsageError;
 
 /// What a path on the command line was taken as.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -188,7 +188,7 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
     let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     if is_link && let Err(err) = std::fs::metadata(path) {
         let target = std::fs::read_link(path).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        let node_err = crate::nodefs::NodeError::from_io(&err, "stat", path);
+        let node_err = crate::engine::nodefs::NodeError::from_io(&err, "stat", path);
         let (harness, severity) = if node_mode {
             (
                 format!(
@@ -282,8 +282,8 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
             f = f
                 .help(format!(
                     "move it directly under the root: `mv {} {}`",
-                    crate::unscanned::sh(&moved),
-                    crate::unscanned::sh(&to)
+                    crate::analysis::unscanned::sh(&moved),
+                    crate::analysis::unscanned::sh(&to)
                 ))
                 .action(super::Action::Move { moves: vec![[moved.clone(), to]] });
         }
@@ -305,7 +305,7 @@ pub fn well_formed_name(path: &str) -> Option<String> {
     }
     let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    crate::skillfile::parse_skill_text(text).ok().map(|p| p.name)
+    crate::engine::skillfile::parse_skill_text(text).ok().map(|p| p.name)
 }
 
 /// A file in `dir` named like `SKILL.md` in another letter case.
@@ -333,8 +333,8 @@ fn case_finding(dir: &str, variant: &str) -> Finding {
     .severity(severity)
     .help(format!(
         "rename the file to `SKILL.md`: `mv {} {}`",
-        crate::unscanned::sh(&path),
-        crate::unscanned::sh(&platform::join(dir, "SKILL.md"))
+        crate::analysis::unscanned::sh(&path),
+        crate::analysis::unscanned::sh(&platform::join(dir, "SKILL.md"))
     ))
     .action(super::Action::Move { moves: vec![[path.clone(), platform::join(dir, "SKILL.md")]] })
 }
@@ -520,7 +520,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
 }
 
 /// `unscanned-skill-folder` findings, one per folder (intentional ones left out).
-pub fn unscanned_findings(search: &crate::unscanned::Search) -> Vec<Finding> {
+pub fn unscanned_findings(search: &crate::analysis::unscanned::Search) -> Vec<Finding> {
     let mut out = Vec::new();
     for f in search.folders.iter().filter(|f| !f.intentional) {
         let r = &f.remedy;
@@ -547,7 +547,7 @@ pub fn unscanned_findings(search: &crate::unscanned::Search) -> Vec<Finding> {
         ));
         // A folder another agent reads (or another repository's) stays where it is, linked; a
         // misplaced folder of this project moves.
-        use crate::unscanned::Place;
+        use crate::analysis::unscanned::Place;
         let keep = f.agent.is_some() || f.place == Place::AboveProject;
         finding = finding.action(if !r.clashes.is_empty() {
             super::Action::CustomDir { path: f.path.clone() }
@@ -583,7 +583,10 @@ pub fn from_paths(
     for p in paths {
         let abs = platform::resolve(&env.process_cwd, p);
         let meta = std::fs::metadata(&abs).map_err(|e| {
-            UsageError(format!("cannot lint `{p}`: {}", crate::nodefs::NodeError::from_io(&e, "stat", &abs).message()))
+            UsageError(format!(
+                "cannot lint `{p}`: {}",
+                crate::engine::nodefs::NodeError::from_io(&e, "stat", &abs).message()
+            ))
         })?;
         let before = (t.subjects.len(), t.findings.len());
         let input = |kind: &'static str, taken_as: String| Input { path: abs.clone(), kind, taken_as };
@@ -680,7 +683,7 @@ fn project_targets(
     let mut scoped = settings.clone();
     scoped.cwd = Some(dir.to_string());
     scoped.scan.keep_source = true;
-    let snap = crate::commands::discover(&scoped, env);
+    let snap = crate::engine::snapshot::discover_kept(&scoped, env);
     let project = snap.project_root.as_ref().map_or_else(|| dir.to_string(), |(p, _)| p.clone());
     let project_roots: Vec<String> = snap
         .scans()
@@ -696,7 +699,7 @@ fn project_targets(
         t.add(s);
     }
     t.findings.extend(sub.findings.into_iter().filter(|f| keep(&f.path)));
-    let search = crate::unscanned::search(&snap, "", intentional);
+    let search = crate::analysis::unscanned::search(&snap, "", intentional);
     for folder in search.folders.iter().filter(|f| inside(&f.path, dir) && !f.intentional) {
         let sub = root_targets(&folder.path, settings, env);
         for s in sub.subjects {

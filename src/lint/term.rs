@@ -1,4 +1,4 @@
-//! Terminal safety and the colour decision.
+//! Terminal safety for lint's messages and snippets.
 //!
 //! Skill names, descriptions, paths and YAML messages come from files anyone can write. In
 //! human and GitHub output every control character, ANSI escape, bidirectional override and
@@ -6,7 +6,6 @@
 //! cursor, recolour the terminal, hide text or make a line read backwards. JSON and SARIF carry
 //! the exact data (their encoders escape control characters themselves).
 
-use crate::cli::ColorChoice;
 use std::borrow::Cow;
 
 /// Characters shown escaped: C0 and C1 controls, DEL, bidirectional controls, zero-width and
@@ -91,26 +90,6 @@ impl SafeText {
     }
 }
 
-/// Whether human output should be coloured: `--color`, then `NO_COLOR`, `CLICOLOR_FORCE`,
-/// `CLICOLOR` and whether stdout is a terminal.
-pub fn use_color(choice: ColorChoice, var: &dyn Fn(&str) -> Option<String>, stdout_is_terminal: bool) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            if var("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-                false
-            } else if var("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") {
-                true
-            } else if var("CLICOLOR").is_some_and(|v| v == "0") {
-                false
-            } else {
-                stdout_is_terminal && var("TERM").is_none_or(|t| t != "dumb")
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,17 +102,5 @@ mod tests {
         assert_eq!(safe.text, "ab\\u{1b}c\nd");
         assert_eq!(safe.map(3), 8);
         assert_eq!(safe.map(6), 10);
-    }
-
-    #[test]
-    fn colour_choice() {
-        let none = |_: &str| None;
-        assert!(!use_color(ColorChoice::Auto, &none, false));
-        assert!(use_color(ColorChoice::Auto, &none, true));
-        let no = |k: &str| (k == "NO_COLOR").then(|| "1".to_string());
-        assert!(!use_color(ColorChoice::Auto, &no, true));
-        assert!(use_color(ColorChoice::Always, &no, false));
-        let force = |k: &str| (k == "CLICOLOR_FORCE").then(|| "1".to_string());
-        assert!(use_color(ColorChoice::Auto, &force, false));
     }
 }

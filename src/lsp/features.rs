@@ -1,16 +1,18 @@
 //! What the server answers: diagnostics (lint's findings), hover, completion, code actions,
 //! document links and code lenses, each from the buffer's text as the request saw it.
 
+use super::buffer::{self, Discovery};
 use super::front;
 use super::server::{Doc, Shared};
 use super::text::LineIndex;
 use super::uri;
-use crate::catalog::CatalogEntry;
-use crate::lint::buffer::{self, Discovery};
-use crate::lint::check::{self, Subject};
-use crate::lint::command::Run;
-use crate::lint::{Action, Finding, Severity, fix, refscan, rules};
-use crate::platform;
+use crate::analysis::refscan;
+use crate::commands::lint::Run;
+use crate::engine::catalog::CatalogEntry;
+use crate::engine::platform;
+use crate::lint::check;
+use crate::lint::subject::Subject;
+use crate::lint::{Action, Finding, Severity, fix, rules};
 use lsp_server::{ErrorCode, Request};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::{
@@ -208,12 +210,15 @@ pub enum Standing {
 }
 
 /// The buffer parsed as the harness parses it, and where it stands.
-pub fn standing(shared: &Shared, doc: &Doc) -> Option<(Result<crate::skillfile::ParsedSkill, String>, Standing)> {
+pub fn standing(
+    shared: &Shared,
+    doc: &Doc,
+) -> Option<(Result<crate::engine::skillfile::ParsedSkill, String>, Standing)> {
     let path = doc.path.as_deref()?;
     let discovery = shared.discovery();
     subject(discovery.as_deref(), doc)?;
     let text = doc.text.strip_prefix('\u{feff}').unwrap_or(&doc.text);
-    let parsed = crate::skillfile::parse_skill_text_with(text, false).map_err(|r| r.warning(path));
+    let parsed = crate::engine::skillfile::parse_skill_text_with(text, false).map_err(|r| r.warning(path));
     let skill = match &parsed {
         Ok(s) => s,
         Err(w) => {
@@ -252,7 +257,7 @@ pub fn standing(shared: &Shared, doc: &Doc) -> Option<(Result<crate::skillfile::
     Some((parsed, standing))
 }
 
-fn catalog_entry(shared: &Shared, skill: &crate::skillfile::ParsedSkill) -> CatalogEntry {
+fn catalog_entry(shared: &Shared, skill: &crate::engine::skillfile::ParsedSkill) -> CatalogEntry {
     let max = shared.context().settings.description_max_length;
     CatalogEntry::new(&skill.name, &skill.description, max)
 }
@@ -283,7 +288,8 @@ fn hover(shared: &Shared, doc: &Doc, pos: Position) -> Option<Hover> {
             md.push_str("\n```\n");
             let max = shared.context().settings.description_max_length;
             if e.is_cut() {
-                let normalized: Vec<u16> = crate::js::collapse_whitespace(&skill.description).encode_utf16().collect();
+                let normalized: Vec<u16> =
+                    crate::engine::js::collapse_whitespace(&skill.description).encode_utf16().collect();
                 let kept = max.saturating_sub(3).min(normalized.len());
                 let lost = String::from_utf16_lossy(&normalized[kept..]);
                 md.push_str(&format!(
@@ -592,7 +598,7 @@ fn links(shared: &Shared, doc: &Doc) -> Vec<DocumentLink> {
     let mut out = Vec::new();
     for r in refscan::scan(body).refs {
         let target = r.target.split(['#', '?']).next().unwrap_or("");
-        let target = crate::lint::bundle::percent_decode(target);
+        let target = crate::analysis::refscan::percent_decode(target);
         if target.is_empty() || target.starts_with('/') || target.starts_with('~') || target.contains("://") {
             continue;
         }

@@ -2,7 +2,7 @@
 //! the fences and each top-level key's line and value. And what the harness does with each key
 //! (spec 4.3 and 4.4), for hover and completion.
 
-use crate::skillfile;
+use crate::engine::skillfile;
 use std::ops::Range;
 
 /// One top-level `key: value` entry.

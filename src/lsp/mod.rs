@@ -3,18 +3,20 @@
 //! Built on `lsp-server` and `lsp-types` (rust-analyzer's scaffold): synchronous, on channels
 //! and threads like the rest of the code, no async runtime. [`server`] runs the message loop
 //! and the background workers; [`features`] answers from the same code as the commands:
-//! diagnostics are `lint`'s ([`crate::lint::buffer`]), hover and lenses use the discovery
+//! diagnostics are `lint`'s ([`buffer`]), hover and lenses use the discovery
 //! snapshot and the catalog code, code actions are `lint --fix`'s edits.
 
+pub mod buffer;
+pub mod context;
 pub mod features;
 pub mod front;
 pub mod server;
 pub mod text;
 pub mod uri;
 
-use crate::discover::Environment;
-use crate::lint::command::Options;
-use crate::snapshot::Settings;
+use crate::commands::lint::Options;
+use crate::engine::discover::Environment;
+use crate::engine::snapshot::Settings;
 
 /// What linting needs for one workspace: the discovery settings and the lint options (the
 /// configuration file, `--compat`).

@@ -8,9 +8,9 @@
 //! document is linted again), and *requests* answers hover, completion, code actions, links
 //! and lenses in order, against the text as it was when the request arrived.
 
+use super::buffer::Discovery;
 use super::text::{self, Encoding};
 use super::{Context, ContextFactory, features, uri};
-use crate::lint::buffer::Discovery;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{self as notif, Notification as _};
 use lsp_types::request::{self as req, Request as _};

@@ -16,12 +16,12 @@ const NO_FIXTURE: &[(&str, &str)] = &[
 
 /// Whether the YAML layer reports warnings (the final one does; an interim stand-in may not).
 fn yaml_warnings_supported() -> bool {
-    dsh_skills::yaml::parse("a: !custom b\n").is_ok_and(|p| !p.warnings.is_empty())
+    dsh_skills::engine::yaml::parse("a: !custom b\n").is_ok_and(|p| !p.warnings.is_empty())
 }
 
 /// Whether the YAML layer reports duplicate keys with npm yaml's message.
 pub fn yaml_errors_exact() -> bool {
-    dsh_skills::yaml::parse("a: 1\na: 2\n").is_err_and(|e| e.message.starts_with("Map keys must be unique"))
+    dsh_skills::engine::yaml::parse("a: 1\na: 2\n").is_err_and(|e| e.message.starts_with("Map keys must be unique"))
 }
 
 fn run_fixture(rule: &str, kind: &str) -> Vec<(String, String, String)> {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/collate/iso_codes.rs: the three-letter language and region codes that ICU 78
+"""Writes src/engine/collate/iso_codes.rs: the three-letter language and region codes that ICU 78
 replaces by two-letter ones when it reads the default locale (its LANGUAGES_3 and COUNTRIES_3
 tables), as observed in Node: `LC_ALL=swe` gives `sv`, `LC_ALL=sv_SWE` gives `sv-SE`.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/yaml/tests_oracle.rs: unit tests whose expected values come from
+"""Generate src/engine/yaml/tests_oracle.rs: unit tests whose expected values come from
 the oracle (npm yaml 2.9.0). Run from the repo root: python3 oracle/mktests.py"""
 import json, subprocess, os
 
@@ -160,7 +160,7 @@ def main():
         lines.append('}')
         lines.append('')
     src = '\n'.join(lines)
-    open(os.path.join(root, 'src/yaml/tests_oracle.rs'), 'w').write(src)
+    open(os.path.join(root, 'src/engine/yaml/tests_oracle.rs'), 'w').write(src)
     print(f'{len(CASES)} tests')
 
 main()

@@ -1,0 +1,450 @@
+//! Skill folders the harness does not scan for this working directory: other agents' folders
+//! (`.claude/skills`, `.codex/skills`, …) at the project root and in the homes, a top-level
+//! `skills/`, `.agents/skills` and `.dsh/skills` of monorepo packages below the project root, of
+//! ancestors above it, and of parents of the cwd that are not the project root.
+//!
+//! The search is bounded: it never descends into `.git`, `node_modules`, `target` and other
+//! build or dependency folders, nor into hidden folders or roots the harness scans; it walks at
+//! most [`MAX_DEPTH`] levels and reads at most [`DIR_BUDGET`] directories below the project
+//! root, and says so when it stops early. Each folder found says how many skills it holds, why
+//! the harness ignores it, and how to fix that (move, link, or add it as a custom dir).
+//! Pure observation: nothing here writes.
+
+use crate::engine::platform;
+use crate::engine::snapshot::Snapshot;
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// Levels below the project root searched for `.agents/skills` and `.dsh/skills`.
+pub const MAX_DEPTH: usize = 6;
+/// Directories read below the project root at most.
+pub const DIR_BUDGET: usize = 4000;
+/// Skill entries named per folder in human output before "and N more".
+pub const SHOWN_SKILLS: usize = 5;
+
+/// Folders other agents read at a project root (and the agent), from
+/// `guides/peer-discovery.md`.
+pub const PROJECT_FOLDERS: &[(&str, &str)] = &[
+    (".claude/skills", "Claude Code"),
+    (".codex/skills", "Codex"),
+    (".opencode/skills", "OpenCode"),
+    (".opencode/skill", "OpenCode"),
+    (".cursor/skills", "Cursor"),
+    (".github/skills", "GitHub Copilot"),
+    (".gemini/skills", "Gemini CLI"),
+    (".kimi/skills", "Kimi CLI"),
+    (".goose/skills", "Goose"),
+    (".agent/skills", "openskills"),
+    ("skills", "no agent (a top-level folder)"),
+];
+
+/// Folders other agents read in the home directory.
+pub const HOME_FOLDERS: &[(&str, &str)] = &[
+    (".claude/skills", "Claude Code"),
+    (".codex/skills", "Codex"),
+    (".config/opencode/skills", "OpenCode"),
+    (".config/opencode/skill", "OpenCode"),
+    (".cursor/skills", "Cursor"),
+    (".copilot/skills", "GitHub Copilot"),
+    (".gemini/skills", "Gemini CLI"),
+    (".kimi/skills", "Kimi CLI"),
+    (".config/agents/skills", "Kimi CLI"),
+    (".config/goose/skills", "Goose"),
+    (".agent/skills", "openskills"),
+];
+
+/// Directory names the search below the project root never enters.
+const SKIP_DIRS: &[&str] = &[
+    "node_modules",
+    "target",
+    "vendor",
+    "dist",
+    "build",
+    "out",
+    "__pycache__",
+    "venv",
+    "bower_components",
+    "Pods",
+    "DerivedData",
+];
+
+/// Where an unscanned folder is, relative to what the harness scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Place {
+    /// Another agent's folder (or a top-level `skills/`) in the project root or a parent of the
+    /// cwd below it.
+    OtherAgent,
+    /// Another agent's folder in the home directory.
+    HomeOtherAgent,
+    /// `.agents/skills` or `.dsh/skills` of a directory below the project root.
+    BelowProject,
+    /// `.agents/skills` or `.dsh/skills` of an ancestor above the project root.
+    AboveProject,
+    /// `.agents/skills` or `.dsh/skills` of a parent of the cwd that is not the project root.
+    ParentOfCwd,
+}
+
+/// How to make the harness find the skills of an unscanned folder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Remedy {
+    /// The root the harness scans that the skills should go to.
+    pub target_root: String,
+    /// A shell command that moves them there.
+    pub move_command: String,
+    /// A shell command that links them there instead (the folder stays where it is).
+    pub link_command: String,
+    /// The dsh-skills flag that previews the folder as a custom dir.
+    pub custom_dir_flag: String,
+    /// The harness configuration that adds it as a custom dir (`customSkillDirs`).
+    pub config_snippet: String,
+    /// Entries of the folder that already exist in the target root (a move would clash).
+    pub clashes: Vec<String>,
+    /// The links `link_command` creates: `[link, target as written]`.
+    pub links: Vec<[String; 2]>,
+}
+
+/// One folder with skill-like content that the harness does not scan.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Folder {
+    pub path: String,
+    pub place: Place,
+    /// The agent that reads this folder, when it is another agent's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<&'static str>,
+    /// Entry names that look like skills (`name/` holding `SKILL.md`, `name.md` with a `---`
+    /// first line), sorted.
+    pub skills: Vec<String>,
+    /// Why the harness ignores the folder for this cwd.
+    pub why: String,
+    pub remedy: Remedy,
+    /// Declared intentional in the lint configuration (`unscanned-ok`).
+    pub intentional: bool,
+}
+
+/// What the search found and how far it went.
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Search {
+    pub folders: Vec<Folder>,
+    /// Existing folders looked in (with or without skills), for `explain`.
+    #[serde(skip)]
+    pub checked: Vec<String>,
+    /// Directories read below the project root.
+    pub dirs_read: usize,
+    /// Set when the walk below the project root stopped at its budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// The project root the walk started from.
+    #[serde(skip)]
+    pub project_root: Option<String>,
+}
+
+/// Search for the snapshot's cwd. `home` is `os.homedir()`; `intentional` holds absolute
+/// folder paths declared on purpose.
+pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
+    let scanned: BTreeSet<String> =
+        snap.scans().flat_map(|(_, s)| s.roots.iter().map(|r| r.root.path.clone())).collect();
+    let root_of = |source: &str| {
+        snap.scans().flat_map(|(_, s)| s.roots.iter()).find(|r| r.root.source == source).map(|r| r.root.path.clone())
+    };
+    let project_target = root_of("project-agents");
+    let user_target = root_of("user-agents");
+    let mut s = Search::default();
+    let mut seen = BTreeSet::new();
+    let mut consider = |s: &mut Search, path: String, place: Place, agent: Option<&'static str>, why: String| {
+        if scanned.contains(&path) || !seen.insert(path.clone()) {
+            return;
+        }
+        if !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+            return;
+        }
+        s.checked.push(path.clone());
+        // A folder (or skill) already linked into a scanned root is found there.
+        let canon = |p: &str| std::fs::canonicalize(p).ok();
+        let real = canon(&path);
+        if real.is_some() && scanned.iter().any(|r| canon(r) == real) {
+            return;
+        }
+        let mut skills = skill_entries(&path);
+        skills.retain(|e| {
+            let e = e.trim_end_matches('/');
+            let real = canon(&platform::join(&path, e));
+            !scanned.iter().any(|r| {
+                let there = platform::join(r, e);
+                std::fs::symlink_metadata(&there).is_ok() && canon(&there) == real
+            })
+        });
+        if skills.is_empty() {
+            return;
+        }
+        let target = match place {
+            Place::HomeOtherAgent => user_target.clone().or_else(|| project_target.clone()),
+            _ => project_target.clone().or_else(|| user_target.clone()),
+        };
+        let Some(target) = target else { return };
+        let remedy = remedy(&path, &target, &skills);
+        let intentional = intentional.iter().any(|i| i == &path);
+        s.folders.push(Folder { path, place, agent, skills, why, remedy, intentional });
+    };
+    if let (Some(cwd), Some((project, _))) = (&snap.cwd, &snap.project_root) {
+        // Other agents' folders from the cwd up to the project root.
+        let mut cur = cwd.clone();
+        loop {
+            for (sub, agent) in PROJECT_FOLDERS {
+                let why = if *sub == "skills" {
+                    "a top-level `skills/` folder is not a skill root: the harness scans `.dsh/skills` and \
+                     `.agents/skills` of the project root"
+                        .to_string()
+                } else {
+                    format!(
+                        "`{sub}` is where {agent} looks; the harness scans only `.dsh/skills` and `.agents/skills` of \
+                         the project root `{project}`"
+                    )
+                };
+                let agent = (*sub != "skills").then_some(*agent);
+                consider(&mut s, platform::join(&cur, sub), Place::OtherAgent, agent, why);
+            }
+            if &cur != project {
+                for sub in [".dsh/skills", ".agents/skills"] {
+                    let why = format!(
+                        "`{cur}` is a parent of the cwd but not the project root `{project}`: the harness scans `{sub}` \
+                         only in the project root"
+                    );
+                    consider(&mut s, platform::join(&cur, sub), Place::ParentOfCwd, None, why);
+                }
+            }
+            let parent = platform::dirname(&cur);
+            if &cur == project || parent == cur || !cur.starts_with(project.as_str()) {
+                break;
+            }
+            cur = parent;
+        }
+        // `.agents/skills` and `.dsh/skills` below the project root (the cwd's parents included).
+        s.project_root = Some(project.clone());
+        let (found, read, stopped) = walk_below(project, &scanned);
+        s.dirs_read = read;
+        s.stopped = stopped;
+        for dir in found {
+            let why = format!(
+                "the harness scans `.dsh/skills` and `.agents/skills` only in the project root `{project}` (the \
+                 nearest ancestor of the cwd with `.git`), never in a folder below it"
+            );
+            consider(&mut s, dir, Place::BelowProject, None, why);
+        }
+        // ... and of ancestors above it.
+        let mut cur = platform::dirname(project);
+        loop {
+            for sub in [".dsh/skills", ".agents/skills"] {
+                let why = format!(
+                    "the project root for this cwd is `{project}` (it holds `.git`), so the harness does not look \
+                     further up"
+                );
+                consider(&mut s, platform::join(&cur, sub), Place::AboveProject, None, why);
+            }
+            let parent = platform::dirname(&cur);
+            if parent == cur {
+                break;
+            }
+            cur = parent;
+        }
+    }
+    let mut homes = Vec::new();
+    if !home.is_empty() {
+        homes.push(home.to_string());
+    }
+    for source in ["user-dsh", "user-agents"] {
+        if let Some(r) = root_of(source) {
+            let h = platform::dirname(&platform::dirname(&r));
+            if !homes.contains(&h) {
+                homes.push(h);
+            }
+        }
+    }
+    for h in homes {
+        for (sub, agent) in HOME_FOLDERS {
+            let why = format!(
+                "`{}` is where {agent} looks; the harness's personal roots are `~/.dsh/skills` and `~/.agents/skills`",
+                platform::join("~", sub)
+            );
+            consider(&mut s, platform::join(&h, sub), Place::HomeOtherAgent, Some(agent), why);
+        }
+    }
+    s
+}
+
+/// Entries of `dir` the harness would read as skills if `dir` were a root.
+pub fn skill_entries(dir: &str) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out = Vec::new();
+    for d in rd.flatten().take(20_000) {
+        let Some(name) = d.file_name().to_str().map(str::to_string) else { continue };
+        let path = platform::join(dir, &name);
+        let Ok(meta) = std::fs::metadata(&path) else { continue };
+        if meta.is_dir() {
+            if std::fs::metadata(platform::join(&path, "SKILL.md")).is_ok_and(|m| m.is_file()) {
+                out.push(format!("{name}/"));
+            }
+        } else if meta.is_file() && name.ends_with(".md") && starts_with_fence(&path) {
+            out.push(name);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn starts_with_fence(path: &str) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    let head = &head[..n];
+    let head = head.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(head);
+    head.starts_with(b"---\n") || head.starts_with(b"---\r\n")
+}
+
+/// `.agents/skills` and `.dsh/skills` folders below `project` (not `project`'s own), breadth
+/// first, bounded. Returns them, the directories read, and a note when the budget ran out.
+fn walk_below(project: &str, scanned: &BTreeSet<String>) -> (Vec<String>, usize, Option<String>) {
+    let mut found = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(project.to_string(), 0usize)]);
+    let mut read = 0;
+    while let Some((dir, depth)) = queue.pop_front() {
+        if read >= DIR_BUDGET {
+            let left = queue.len() + 1;
+            return (
+                found,
+                read,
+                Some(format!(
+                    "the search below {project} stopped after {DIR_BUDGET} directories ({left} more not searched); \
+                     lint a package directly (`dsh-skills lint <dir>`) to check it"
+                )),
+            );
+        }
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        read += 1;
+        let mut children: Vec<(String, bool)> = Vec::new();
+        for d in rd.flatten() {
+            let Some(name) = d.file_name().to_str().map(str::to_string) else { continue };
+            // No symlinks followed: `file_type` does not follow them.
+            let Ok(ft) = d.file_type() else { continue };
+            if !ft.is_dir() {
+                continue;
+            }
+            children.push((name, true));
+        }
+        children.sort();
+        for (name, _) in children {
+            let path = platform::join(&dir, &name);
+            if name == ".agents" || name == ".dsh" {
+                if depth > 0 {
+                    let skills = platform::join(&path, "skills");
+                    if !scanned.contains(&skills) && std::fs::metadata(&skills).is_ok_and(|m| m.is_dir()) {
+                        found.push(skills);
+                    }
+                }
+                continue;
+            }
+            if name.starts_with('.') || SKIP_DIRS.contains(&name.as_str()) || scanned.contains(&path) {
+                continue;
+            }
+            if depth + 1 < MAX_DEPTH {
+                queue.push_back((path, depth + 1));
+            }
+        }
+    }
+    (found, read, None)
+}
+
+/// Shell-quote a path when it needs it.
+pub fn sh(p: &str) -> String {
+    if !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%~".contains(c)) {
+        p.to_string()
+    } else {
+        format!("'{}'", p.replace('\'', "'\\''"))
+    }
+}
+
+/// `to` relative to the directory `from` (both absolute, lexical), for symlinks that survive
+/// moving the tree; `to` itself when they share nothing but the filesystem root.
+pub fn relative(from: &str, to: &str) -> String {
+    let a: Vec<&str> = from.split(platform::SEP).filter(|s| !s.is_empty()).collect();
+    let b: Vec<&str> = to.split(platform::SEP).filter(|s| !s.is_empty()).collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 || cfg!(windows) {
+        return to.to_string();
+    }
+    let mut parts: Vec<&str> = vec![".."; a.len() - common];
+    parts.extend(&b[common..]);
+    if parts.is_empty() { ".".to_string() } else { parts.join("/") }
+}
+
+fn remedy(folder: &str, target: &str, skills: &[String]) -> Remedy {
+    let entry = |s: &String| s.trim_end_matches('/').to_string();
+    let clashes: Vec<String> =
+        skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
+    let sources: Vec<String> = skills.iter().map(|s| sh(&platform::join(folder, &entry(s)))).collect();
+    let move_command = format!("mkdir -p {} && mv {} {}/", sh(target), sources.join(" "), sh(target));
+    let (link_command, links) = if std::fs::symlink_metadata(target).is_err() {
+        let parent = platform::dirname(target);
+        let rel = relative(&parent, folder);
+        (format!("mkdir -p {} && ln -s {} {}", sh(&parent), sh(&rel), sh(target)), vec![[target.to_string(), rel]])
+    } else {
+        let links: Vec<[String; 2]> = skills
+            .iter()
+            .filter(|s| !clashes.contains(&entry(s)))
+            .map(|s| [platform::join(target, &entry(s)), relative(target, &platform::join(folder, &entry(s)))])
+            .collect();
+        let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
+        (cmds.join(" && "), links)
+    };
+    Remedy {
+        target_root: target.to_string(),
+        move_command,
+        link_command,
+        custom_dir_flag: format!("--custom-dir {}", sh(folder)),
+        config_snippet: format!(
+            "- id: skill-filesystem\n  config:\n    customSkillDirs:\n      - {}",
+            serde_json::to_string(folder).unwrap_or_default()
+        ),
+        clashes,
+        links,
+    }
+}
+
+impl Folder {
+    /// "3 skills (a/, b.md, c/)" with at most [`SHOWN_SKILLS`] named.
+    pub fn holds(&self) -> String {
+        let n = self.skills.len();
+        let shown: Vec<&str> = self.skills.iter().take(SHOWN_SKILLS).map(String::as_str).collect();
+        let more = if n > SHOWN_SKILLS { format!(" and {} more", n - SHOWN_SKILLS) } else { String::new() };
+        format!("{n} skill{} ({}{more})", if n == 1 { "" } else { "s" }, shown.join(", "))
+    }
+
+    /// The fixes, any one of which works: (label, text, whether the text is a shell command).
+    pub fn fixes(&self) -> Vec<(&'static str, String, bool)> {
+        let r = &self.remedy;
+        let mut v = Vec::new();
+        if r.clashes.is_empty() {
+            v.push(("move", r.move_command.clone(), true));
+        } else {
+            v.push((
+                "move",
+                format!("{} (first rename what is already in the target: {})", r.move_command, r.clashes.join(", ")),
+                false,
+            ));
+        }
+        v.push(("link", r.link_command.clone(), true));
+        v.push((
+            "custom dir",
+            format!(
+                "add {} to `customSkillDirs` in the skill-filesystem row (preview: `dsh-skills {} list`)",
+                serde_json::to_string(&self.path).unwrap_or_default(),
+                r.custom_dir_flag
+            ),
+            false,
+        ));
+        v
+    }
+}

@@ -1,0 +1,310 @@
+//! `dsh-skills lint`: targets → per-file checks → configuration → fixes → output → exit status.
+
+use super::io::{EXIT_OK, Io};
+use crate::cli::{CompatTarget, Deny, FailOn, Format, GlobalArgs, LintArgs};
+use crate::engine::discover::Environment;
+use crate::engine::snapshot::Settings;
+use crate::error::UsageError;
+use crate::lint::check::{self, CheckOptions, Subject};
+use crate::lint::config::{Config, Suppressions};
+use crate::lint::term;
+use crate::lint::{Compat, FileFix, Finding, Report, Severity, bundle, fix, rules, targets};
+use crate::render::lint::{self as render, human};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Exit status when a finding reaches the failing level.
+pub const EXIT_FINDINGS: u8 = 1;
+
+/// What a lint run needs besides the discovery settings.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub config: Config,
+    pub compat: Vec<Compat>,
+}
+
+/// A finished lint pass: the report and the files it read.
+pub struct Run {
+    pub report: Report,
+    pub subjects: Vec<Subject>,
+}
+
+pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
+    if let Some(id) = &args.explain {
+        return explain(g, id, io);
+    }
+    if args.diff && g.format == Format::Sarif {
+        return Err(UsageError("--diff prints a patch; use it with --format human, json or github".into()).into());
+    }
+    let start = settings
+        .cwd
+        .as_deref()
+        .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
+    let config = Config::find(&start, args.config.as_deref(), &env.process_cwd)?;
+    let mut compat: Vec<Compat> = args
+        .compat
+        .iter()
+        .map(|c| match c {
+            CompatTarget::Agentskills => Compat::Agentskills,
+            CompatTarget::ClaudeCode => Compat::ClaudeCode,
+            CompatTarget::Codex => Compat::Codex,
+        })
+        .collect();
+    for c in &config.compat {
+        if !compat.contains(c) {
+            compat.push(*c);
+        }
+    }
+    let cli_fail = args.fail_on.map(|f| match f {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+    });
+    let deny = args.deny.contains(&Deny::Warnings).then_some(Severity::Warning);
+    let fail_on = match (cli_fail, deny) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b).or(config.fail_on).unwrap_or(Severity::Error),
+    };
+    let opts = Options { config, compat };
+    let mut result = lint(&args.paths, settings, env, &opts)?;
+    if args.fix || args.diff {
+        let (fixes, applied) = fixes(&result, args.fix);
+        if applied > 0 {
+            result = lint(&args.paths, settings, env, &opts)?;
+        }
+        result.report.fixes = fixes;
+        result.report.summary.fixed = applied;
+    }
+    // Like the snapshot, the run's files and findings stay until the process exits.
+    let result = std::mem::ManuallyDrop::new(result);
+    let report = &result.report;
+    // `--diff` in human format: the patch alone on stdout (for `git apply`), the findings on
+    // stderr. On a terminal the patch is escaped, which also shows CR and BOM changes.
+    if args.diff && g.format == Format::Human {
+        let tty = io.out_is_terminal;
+        let color = io.err_term.color;
+        let text = human::render(report, human::Options { color, diffs: false, ..human::Options::default() });
+        io.err.write_all(text.as_bytes())?;
+        for fix in report.fixes.iter().filter(|f| f.refused.is_none()) {
+            if tty {
+                for line in fix.diff.split_inclusive('\n') {
+                    io.out.write_all(term::escape(line.strip_suffix('\n').unwrap_or(line)).as_bytes())?;
+                    io.out.write_all(b"\n")?;
+                }
+            } else {
+                io.out.write_all(fix.diff.as_bytes())?;
+            }
+        }
+        return Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK });
+    }
+    let text = match g.format {
+        Format::Human => human::render(report, human::Options { color: io.term.color, ..human::Options::default() }),
+        Format::Json => render::json::render(report),
+        Format::Github => render::github::render(report),
+        Format::Sarif => render::sarif::render(report),
+    };
+    let text = match g.format {
+        // On a terminal, JSON writes the characters a terminal obeys as `\uXXXX` (same data).
+        Format::Json | Format::Sarif if io.out_is_terminal => crate::render::term::json_for_terminal(&text),
+        _ => std::borrow::Cow::Borrowed(text.as_str()),
+    };
+    io.out.write_all(text.as_bytes())?;
+    Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
+    if id == "all" {
+        let mut s = String::new();
+        for r in rules::RULES {
+            s.push_str(&format!(
+                "{:<26} {:<8} {}\n",
+                r.id,
+                if r.compat.is_empty() { r.severity.as_str() } else { "off" },
+                r.summary
+            ));
+        }
+        io.out.write_all(s.as_bytes())?;
+        return Ok(EXIT_OK);
+    }
+    let Some(r) = rules::find(id) else {
+        let close = rules::similar(id);
+        let hint = if close.is_empty() {
+            "; `dsh-skills lint --explain all` lists every rule".to_string()
+        } else {
+            format!("; did you mean {}?", close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or "))
+        };
+        return Err(UsageError(format!("no lint rule named `{}`{hint}", term::escape(id))).into());
+    };
+    let text = match g.format {
+        Format::Json => render::json::rule(r),
+        _ => rules::explain_text(r),
+    };
+    io.out.write_all(text.as_bytes())?;
+    Ok(EXIT_OK)
+}
+
+/// One lint pass over `paths` (or every root for the cwd when empty).
+pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Options) -> Result<Run, UsageError> {
+    let start = settings
+        .cwd
+        .as_deref()
+        .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
+    let intentional = opts.config.unscanned_ok_paths(&start);
+    let t = if paths.is_empty() {
+        // Discovery keeps each file's bytes and YAML parse, so no file is read or parsed twice.
+        let mut settings = settings.clone();
+        settings.scan.keep_source = true;
+        let snap = crate::commands::discover(&settings, env);
+        let mut t = targets::from_snapshot(&snap);
+        t.findings.extend(targets::unscanned_findings(&crate::analysis::unscanned::search(
+            &snap,
+            &env.home,
+            &intentional,
+        )));
+        t
+    } else {
+        targets::from_paths(paths, settings, env, &intentional)?
+    };
+    Ok(lint_targets(t, settings, env, opts))
+}
+
+/// The per-file checks, suppressions, configured levels and fix screening of [`lint`], over
+/// subjects and entry-level findings already gathered (the language server passes one
+/// subject whose source is the editor's buffer).
+pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
+    let check_opts = CheckOptions {
+        max_description: settings.description_max_length,
+        compat: opts.compat.clone(),
+        extra_keys: opts.config.extra_keys.clone(),
+    };
+    let mut report =
+        Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
+    let mut findings: Vec<Finding> = t.findings;
+    let mut suppressions: HashMap<String, Suppressions> = HashMap::new();
+    let mut name_spans: HashMap<String, Range<usize>> = HashMap::new();
+    // Each file is checked on its own, on every core; results are folded in subject order.
+    let mut bundles_seen = std::collections::BTreeSet::new();
+    let work: Vec<(&Subject, bool)> =
+        t.subjects.iter().map(|s| (s, bundles_seen.insert(s.base_dir().to_string()))).collect();
+    let results = crate::engine::discover::par_map(&work, |(s, first_in_bundle)| {
+        let links = if *first_in_bundle { bundle::check_symlinks(s) } else { Vec::new() };
+        (check::check_file(s, &check_opts), links)
+    });
+    // Paths that discovery-level findings point at keep their text for snippets.
+    let mentioned: std::collections::HashSet<String> = findings.iter().map(|f| f.path.clone()).collect();
+    for ((s, _), (r, links)) in work.into_iter().zip(results) {
+        let needs_text = !links.is_empty() || mentioned.contains(&s.path);
+        findings.extend(links);
+        let mut file_findings = r.findings;
+        if let Some(w) = &r.harness_warning
+            && !file_findings.iter().any(|f| f.severity == Severity::Error)
+        {
+            file_findings.push(Finding::new(
+                "harness-rejected",
+                &s.path,
+                format!("the harness rejects this file: {}", w.lines().next().unwrap_or(w)),
+                check::skip_text(w),
+            ));
+        }
+        for f in &mut file_findings {
+            f.skill = f.skill.take().or_else(|| r.name.clone());
+        }
+        if let Some(span) = r.name_span {
+            name_spans.insert(s.path.clone(), span);
+        }
+        if let Some(src) = r.source {
+            report.summary.files += 1;
+            let mut keep = needs_text || !file_findings.is_empty();
+            if let Some(fm) = &r.frontmatter {
+                let (sup, bad) = Suppressions::scan(&src, fm.clone(), &s.path);
+                keep |= !bad.is_empty();
+                findings.extend(bad);
+                if !sup.is_empty() {
+                    suppressions.insert(s.path.clone(), sup);
+                }
+            }
+            // Only files with something to show keep their text (memory stays flat).
+            if keep {
+                report.files.insert(s.path.clone(), src);
+            }
+        }
+        findings.extend(file_findings);
+    }
+    for f in &mut findings {
+        if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name") {
+            f.span = name_spans.get(&f.path).cloned();
+        }
+    }
+    findings.retain_mut(|f| {
+        if suppressions.get(&f.path).is_some_and(|s| s.suppresses(f, report.files.get(&f.path))) {
+            return false;
+        }
+        match opts.config.level(f, &opts.compat) {
+            Some(level) => {
+                f.severity = level;
+                true
+            }
+            None => false,
+        }
+    });
+    withdraw_refused_fixes(&mut findings, &report, &t.subjects);
+    report.findings = findings;
+    report.finish();
+    Run { report, subjects: t.subjects }
+}
+
+/// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be
+/// skipped) is not offered: the finding keeps its advice and says why, and is not counted
+/// as fixable.
+fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
+    // Each subject by path, once: one lookup per finding with a fix, not a scan per file.
+    let by_path: HashMap<&str, &Subject> = subjects.iter().map(|s| (s.path.as_str(), s)).collect();
+    for f in findings.iter_mut().filter(|f| f.fix.is_some()) {
+        let Some(s) = by_path.get(f.path.as_str()) else { continue };
+        let Some(src) = report.files.get(&s.path) else { continue };
+        let refused = match fix::plan(&s.path, src, &[&*f], s.node_mode) {
+            Some(plan) => plan.refused,
+            None => Some("the edit does not apply to the file's text".to_string()),
+        };
+        if let Some(why) = refused {
+            f.fix = None;
+            f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
+        }
+    }
+}
+
+/// Plan (and with `write`, apply) the fixes of every file. Returns the per-file results and
+/// how many files were rewritten.
+fn fixes(run: &Run, write: bool) -> (Vec<FileFix>, usize) {
+    let mut out = Vec::new();
+    let mut applied = 0;
+    // Each file's findings, gathered in one pass (in report order).
+    let mut by_path: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in &run.report.findings {
+        by_path.entry(f.path.as_str()).or_default().push(f);
+    }
+    for s in &run.subjects {
+        let Some(src) = run.report.files.get(&s.path) else { continue };
+        let Some(findings) = by_path.get(s.path.as_str()) else { continue };
+        let Some(plan) = fix::plan(&s.path, src, findings, s.node_mode) else { continue };
+        let diff = fix::patch(&plan.old, &plan.new, &run.report.display_path(&s.path));
+        let mut ff = FileFix {
+            path: s.path.clone(),
+            fixes: plan.fixes.iter().map(|f| f.description.clone()).collect(),
+            diff,
+            applied: false,
+            refused: plan.refused.clone(),
+        };
+        if write && ff.refused.is_none() {
+            match fix::write(&plan, s.base_dir()) {
+                Ok(()) => {
+                    ff.applied = true;
+                    applied += 1;
+                }
+                Err(e) => ff.refused = Some(e),
+            }
+        }
+        out.push(ff);
+    }
+    (out, applied)
+}

@@ -1,0 +1,1053 @@
+//! The filesystem provider: roots → listing → reading → candidates (spec 1 and 3).
+//!
+//! Production mode is emulated for every root but the bundled one: the harness's filesystem
+//! service resolves each path with `realpath`, probes it with a followed `stat`, lists
+//! directories sorted by collation, and reads text strictly (one BOM stripped, NUL in the first
+//! 8192 bytes or invalid UTF-8 rejected). The bundled root is read the plain-Node way.
+//!
+//! Failures come in three weights, exactly as in the harness:
+//! * *absent* (ENOENT, ENOTDIR): the root or entry contributes nothing, silently;
+//! * *skipped with a warning*: a text or frontmatter problem in one file;
+//! * *provider failure*: anything else aborts the whole provider's `list()`, so discovery is
+//!   incomplete and no catalog is published.
+
+use crate::engine::collate::EntryCollator;
+use crate::engine::nodefs::{self, Kind, NodeError, ReadError};
+use crate::engine::platform;
+use crate::engine::skillfile::{self, ParsedSkill, Rejection};
+use crate::engine::textread::{self, Decoded, Decoding, TextError};
+use std::ffi::OsString;
+
+/// Rank constants (`skill-filesystem/src/index.ts:36-40`, `skill/src/index.ts:24-27`).
+pub const PROJECT_DSH_RANK: u32 = 100;
+pub const PROJECT_AGENTS_RANK: u32 = 200;
+pub const RUNTIME_RANK: u32 = 250;
+pub const CUSTOM_RANK: u32 = 300;
+pub const USER_DSH_RANK: u32 = 400;
+pub const USER_AGENTS_RANK: u32 = 500;
+pub const BUNDLED_RANK: u32 = 600;
+
+/// The filesystem provider's configuration, as the harness's `skill-filesystem` row holds it.
+/// `None` means "not configured" (the harness's `undefined`).
+#[derive(Clone, Debug)]
+pub struct ProviderConfig {
+    pub provider_name: String,
+    pub dsh_home: Option<String>,
+    pub agents_home: Option<String>,
+    pub custom_skill_dirs: Vec<String>,
+    pub bundled_skill_dir: Option<String>,
+    pub include_default_roots: bool,
+}
+
+impl Default for ProviderConfig {
+    fn default() -> Self {
+        ProviderConfig {
+            provider_name: "filesystem".to_string(),
+            dsh_home: None,
+            agents_home: None,
+            custom_skill_dirs: Vec::new(),
+            bundled_skill_dir: None,
+            include_default_roots: true,
+        }
+    }
+}
+
+/// What the harness process sees of its environment.
+#[derive(Clone, Debug)]
+pub struct Environment {
+    pub process_cwd: String,
+    /// `os.homedir()`.
+    pub home: String,
+    pub dsh_home: Option<String>,
+    pub agents_home: Option<String>,
+    pub bundled_skill_dir: Option<String>,
+}
+
+impl Environment {
+    /// Read the real process environment (never `.env` files: the harness forbids `DSH_*`
+    /// there).
+    pub fn from_process() -> Environment {
+        let var = |k: &str| std::env::var_os(k);
+        let text = |k: &str| var(k).map(|v: OsString| v.to_string_lossy().into_owned());
+        Environment {
+            process_cwd: platform::process_cwd(),
+            home: platform::home_dir_from(&var),
+            dsh_home: text("DSH_HOME"),
+            agents_home: text("DSH_AGENTS_HOME"),
+            bundled_skill_dir: text("DSH_BUNDLED_SKILL_DIR"),
+        }
+    }
+}
+
+/// The provider's resolved homes and directories (its constructor, `index.ts:156-174`).
+#[derive(Clone, Debug)]
+pub struct ResolvedProvider {
+    pub name: String,
+    pub include_default_roots: bool,
+    pub dsh_home: String,
+    pub agents_home: String,
+    pub custom_skill_dirs: Vec<String>,
+    pub bundled_skill_dir: Option<String>,
+}
+
+impl ResolvedProvider {
+    pub fn new(config: &ProviderConfig, env: &Environment) -> ResolvedProvider {
+        let resolve = |p: &str| platform::resolve(&env.process_cwd, p);
+        // resolveDshHome: configured (even ""), else a non-blank $DSH_HOME, else ~/.dsh; then
+        // tilde expansion; then path.resolve.
+        let dsh_selected = match &config.dsh_home {
+            Some(v) => v.clone(),
+            None => match &env.dsh_home {
+                Some(v) if !crate::engine::js::trim(v).is_empty() => v.clone(),
+                _ => platform::join(&env.home, ".dsh"),
+            },
+        };
+        let dsh_home = resolve(&platform::expand_home(&dsh_selected, &env.home));
+        // agentsHome: `??` only skips undefined, so an empty $DSH_AGENTS_HOME is the cwd.
+        let agents = config
+            .agents_home
+            .clone()
+            .or_else(|| env.agents_home.clone())
+            .unwrap_or_else(|| platform::join(&env.home, ".agents"));
+        let bundled = config
+            .bundled_skill_dir
+            .clone()
+            .or_else(|| if config.include_default_roots { env.bundled_skill_dir.clone() } else { None });
+        ResolvedProvider {
+            name: config.provider_name.clone(),
+            include_default_roots: config.include_default_roots,
+            dsh_home,
+            agents_home: resolve(&agents),
+            custom_skill_dirs: config.custom_skill_dirs.iter().map(|d| resolve(d)).collect(),
+            bundled_skill_dir: bundled.map(|b| resolve(&b)),
+        }
+    }
+}
+
+/// One scanned root (`SkillRoot`).
+#[derive(Clone, Debug)]
+pub struct Root {
+    pub path: String,
+    pub source: &'static str,
+    pub rank: u32,
+    /// Only `user-dsh`: skip an entry named exactly `.system`.
+    pub skip_system: bool,
+    /// Only `bundled`: listed and read the plain-Node way.
+    pub trusted_host: bool,
+}
+
+/// `FileSystemSkillProvider.roots(cwd)`.
+pub fn roots(provider: &ResolvedProvider, project_root: Option<&str>) -> Vec<Root> {
+    let mut roots = Vec::new();
+    let root = |path: String, source, rank| Root { path, source, rank, skip_system: false, trusted_host: false };
+    if provider.include_default_roots
+        && let Some(project) = project_root
+    {
+        roots.push(root(platform::join(project, ".dsh/skills"), "project-dsh", PROJECT_DSH_RANK));
+        roots.push(root(platform::join(project, ".agents/skills"), "project-agents", PROJECT_AGENTS_RANK));
+    }
+    for dir in &provider.custom_skill_dirs {
+        roots.push(root(dir.clone(), "custom", CUSTOM_RANK));
+    }
+    if provider.include_default_roots {
+        roots.push(Root {
+            skip_system: true,
+            ..root(platform::join(&provider.dsh_home, "skills"), "user-dsh", USER_DSH_RANK)
+        });
+        roots.push(root(platform::join(&provider.agents_home, "skills"), "user-agents", USER_AGENTS_RANK));
+    }
+    if let Some(b) = &provider.bundled_skill_dir {
+        roots.push(Root { trusted_host: true, ..root(b.clone(), "bundled", BUNDLED_RANK) });
+    }
+    roots
+}
+
+/// Why a directory was chosen as the project root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProjectRootReason {
+    /// `<root>/.git` exists (a directory, a file, or anything a followed `stat` finds).
+    Git { marker: String, kind: &'static str },
+    /// No `.git` up to the filesystem root: the resolved cwd itself.
+    NoGitAbove,
+}
+
+/// `findProjectRoot` in production mode: walk up lexically from the resolved cwd; the first
+/// directory whose `.git` a followed `stat` finds wins, else the cwd itself.
+pub fn find_project_root(cwd: &str) -> (String, ProjectRootReason) {
+    let mut current = cwd.to_string();
+    loop {
+        let marker = platform::join(&current, ".git");
+        if let Ok(meta) = std::fs::metadata(&marker) {
+            let kind = Kind::of(&meta).label();
+            return (current, ProjectRootReason::Git { marker, kind });
+        }
+        let parent = platform::dirname(&current);
+        if parent == current {
+            return (cwd.to_string(), ProjectRootReason::NoGitAbove);
+        }
+        current = parent;
+    }
+}
+
+/// `stat` of a root path, following symlinks, as the contract's root table shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootType {
+    Directory,
+    File,
+    Other,
+    Missing,
+    Error(&'static str),
+}
+
+impl RootType {
+    pub fn of(path: &str) -> RootType {
+        match nodefs::stat(path) {
+            Ok(meta) => match Kind::of(&meta) {
+                Kind::Directory => RootType::Directory,
+                Kind::File => RootType::File,
+                Kind::Other => RootType::Other,
+            },
+            Err(e) if e.is_absent() => RootType::Missing,
+            Err(e) => RootType::Error(e.code),
+        }
+    }
+
+    pub fn exists(&self) -> bool {
+        matches!(self, RootType::Directory | RootType::File | RootType::Other)
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            RootType::Directory => "directory".into(),
+            RootType::File => "file".into(),
+            RootType::Other => "other".into(),
+            RootType::Missing => "missing".into(),
+            RootType::Error(code) => format!("error:{code}"),
+        }
+    }
+}
+
+/// An error that makes the provider's `list()` reject, rendered as `String(error)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProviderError {
+    Node(NodeError),
+    /// The filesystem service's `FsError` (`FsError: cannot list "<path>": …`).
+    Fs {
+        code: &'static str,
+        message: String,
+    },
+    /// Another JavaScript error, already rendered as `String(error)` (e.g. Node's
+    /// `RangeError [ERR_FS_FILE_TOO_LARGE]: …`).
+    Js(String),
+}
+
+impl std::fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProviderError::Node(e) => write!(f, "{e}"),
+            ProviderError::Fs { message, .. } => write!(f, "FsError: {message}"),
+            ProviderError::Js(text) => f.write_str(text),
+        }
+    }
+}
+
+impl ProviderError {
+    /// `FS_NOT_FOUND`/`FS_NOT_DIRECTORY`/`ENOENT`/`ENOTDIR`: the harness treats these as absent.
+    fn is_absent(&self) -> bool {
+        match self {
+            ProviderError::Node(e) => e.is_absent(),
+            ProviderError::Fs { code, .. } => matches!(*code, "FS_NOT_FOUND" | "FS_NOT_DIRECTORY"),
+            ProviderError::Js(_) => false,
+        }
+    }
+}
+
+/// `listingIoError`: wrap a failure while listing `display` as the filesystem service does.
+fn listing_io_error(display: &str, err: Stage) -> ProviderError {
+    match err {
+        Stage::Fs(e) => e,
+        Stage::Node(e) if e.is_absent() => {
+            ProviderError::Fs { code: "FS_NOT_FOUND", message: format!("cannot list \"{display}\": not found") }
+        }
+        Stage::Node(e) if matches!(e.code, "EACCES" | "EPERM") => ProviderError::Fs {
+            code: "FS_PERMISSION_DENIED",
+            message: format!("cannot list \"{display}\": permission denied"),
+        },
+        Stage::Node(e) => {
+            ProviderError::Fs { code: "FS_IO_ERROR", message: format!("cannot list \"{display}\": {}", e.message()) }
+        }
+    }
+}
+
+/// A failure from one of the service's stages: a raw Node error or an already-typed `FsError`.
+enum Stage {
+    Node(NodeError),
+    Fs(ProviderError),
+}
+
+/// The filesystem service's `resolve` (`resolveLocalTarget`): the real path used for I/O, or the
+/// real path of the nearest existing ancestor with the missing suffix re-appended.
+fn resolve_target(display: &str) -> Result<String, Stage> {
+    match nodefs::realpath(display) {
+        Ok(real) => return Ok(real),
+        Err(e) if e.code == "ENOTDIR" => {
+            return Err(Stage::Fs(ProviderError::Fs {
+                code: "FS_NOT_FOUND",
+                message: format!("cannot resolve \"{display}\": a parent path segment is not a directory"),
+            }));
+        }
+        Err(e) if e.code != "ENOENT" => return Err(Stage::Node(e)),
+        Err(_) => {}
+    }
+    let mut missing = vec![basename(display)];
+    let mut ancestor = platform::dirname(display);
+    loop {
+        match nodefs::realpath(&ancestor) {
+            Ok(real) => {
+                let mut key = real;
+                for seg in missing.iter().rev() {
+                    key = platform::join(&key, seg);
+                }
+                return Ok(key);
+            }
+            Err(e) if e.code != "ENOENT" => return Err(Stage::Node(e)),
+            Err(_) => {
+                let parent = platform::dirname(&ancestor);
+                if parent == ancestor {
+                    return Ok(display.to_string());
+                }
+                missing.push(basename(&ancestor));
+                ancestor = parent;
+            }
+        }
+    }
+}
+
+fn basename(p: &str) -> String {
+    let trimmed = p.trim_end_matches(platform::SEP);
+    trimmed.rsplit(platform::SEP).next().unwrap_or("").to_string()
+}
+
+/// One root entry as the provider sees it after listing.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub name: String,
+    pub kind: Kind,
+    /// `join(root display path, name)`: symlinks in it are never resolved.
+    pub path: String,
+    /// The entry's real path (the filesystem service's target key), when listed in production
+    /// mode: reads go through it without resolving the display path again.
+    pub key: Option<String>,
+}
+
+/// Entries the listing saw but the provider cannot use, reported for diagnostics.
+#[derive(Clone, Debug)]
+pub struct UnnamedEntry {
+    pub raw_name: OsString,
+}
+
+/// The result of listing a root.
+pub enum Listing {
+    /// The root contributes nothing (ENOENT, ENOTDIR, a regular file, a dangling link).
+    Absent,
+    /// The root is a directory, but an entry whose name is only white space (JS `trim()`)
+    /// made the filesystem service throw `FS_NOT_FOUND` while listing: the provider treats the
+    /// whole root as absent. Carries the entry's display path.
+    BlankEntry {
+        path: String,
+    },
+    Entries {
+        entries: Vec<Entry>,
+        non_utf8: Vec<UnnamedEntry>,
+    },
+}
+
+/// Production listing (`listSkillRootEntriesFromFileSystem` → `fs.resolve` + `fs.listDir`).
+fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, ProviderError> {
+    let result = (|| -> Result<Listing, Stage> {
+        let target = resolve_target(root)?;
+        match nodefs::probe(&target) {
+            Ok(None) => return Ok(Listing::Absent),
+            Ok(Some(Kind::Directory)) => {}
+            Ok(Some(_)) => return Ok(Listing::Absent),
+            Err(e) => return Err(Stage::Fs(listing_io_error(root, Stage::Node(e)))),
+        }
+        let raw = nodefs::readdir(&target).map_err(|e| Stage::Fs(listing_io_error(root, Stage::Node(e))))?;
+        let (mut named, non_utf8) = split_names(raw, false);
+        named.sort_by(|a, b| collator.compare(&a.0, &b.0));
+        let mut entries = Vec::with_capacity(named.len());
+        for (name, file_type) in named {
+            let display = platform::join(root, &name);
+            // `resolveLocalTarget` refuses a name that JS `trim()` empties (`FS_NOT_FOUND`,
+            // "file_path must be a non-empty string"), and the provider reads that code as
+            // "root absent": one such entry hides every skill of the root.
+            if crate::engine::js::trim(&name).is_empty() {
+                return Ok(Listing::BlankEntry { path: display });
+            }
+            let child_path = platform::join(&target, &name);
+            // Not a symlink: inside a real directory its real path is its own path, and its
+            // type is the one readdir reported, so realpath + stat would tell nothing new.
+            if let Some(ft) = file_type.filter(|t| !t.is_symlink()) {
+                entries.push(Entry { name, kind: Kind::of_type(&ft), path: display, key: Some(child_path) });
+                continue;
+            }
+            let child = (|| {
+                let key = resolve_target(&child_path)?;
+                let kind = nodefs::probe(&key).map_err(Stage::Node)?;
+                Ok((key, kind))
+            })();
+            match child {
+                Ok((key, kind)) => {
+                    entries.push(Entry { name, kind: kind.unwrap_or(Kind::Other), path: display, key: Some(key) })
+                }
+                Err(e) => return Err(Stage::Fs(listing_io_error(&display, e))),
+            }
+        }
+        Ok(Listing::Entries { entries, non_utf8 })
+    })();
+    match result {
+        Ok(listing) => Ok(listing),
+        Err(Stage::Node(e)) if e.is_absent() => Ok(Listing::Absent),
+        Err(Stage::Node(e)) => Err(ProviderError::Node(e)),
+        Err(Stage::Fs(e)) if e.is_absent() => Ok(Listing::Absent),
+        Err(Stage::Fs(e)) => Err(e),
+    }
+}
+
+/// Names as Node's `readdir(…, {encoding: 'utf8'})` returns them: a name that is not UTF-8 is
+/// decoded lossily, and the harness goes on with that mangled name (which normally names
+/// nothing, so the entry ends up skipped). Such entries keep the real `readdir` type only when
+/// `keep_type_of_mangled` (Node's Dirent); the filesystem service re-resolves them by name.
+/// They are also returned apart, for diagnostics.
+fn split_names(
+    raw: Vec<nodefs::DirEntry>,
+    keep_type_of_mangled: bool,
+) -> (Vec<(String, Option<std::fs::FileType>)>, Vec<UnnamedEntry>) {
+    let mut named = Vec::with_capacity(raw.len());
+    let mut non_utf8 = Vec::new();
+    for e in raw {
+        match e.name {
+            Some(n) => named.push((n, e.file_type)),
+            None => {
+                let lossy = e.raw_name.to_string_lossy().into_owned();
+                named.push((lossy, if keep_type_of_mangled { e.file_type } else { None }));
+                non_utf8.push(UnnamedEntry { raw_name: e.raw_name });
+            }
+        }
+    }
+    (named, non_utf8)
+}
+
+/// Node listing (`listSkillRootEntriesFromNode`), used for the bundled root. Symlink warnings
+/// are logged in `readdir` order, before the entries are sorted.
+fn list_node(root: &str, collator: &EntryCollator, log: &mut Vec<String>) -> Result<Listing, ProviderError> {
+    let raw = match nodefs::readdir(root) {
+        Ok(raw) => raw,
+        Err(e) if e.is_absent() => return Ok(Listing::Absent),
+        Err(e) => return Err(ProviderError::Node(e)),
+    };
+    let (named, non_utf8) = split_names(raw, true);
+    let mut entries = Vec::with_capacity(named.len());
+    for (name, ft) in named {
+        let path = platform::join(root, &name);
+        let kind = match ft {
+            Some(ft) if ft.is_dir() => Kind::Directory,
+            Some(ft) if ft.is_file() => Kind::File,
+            Some(ft) if ft.is_symlink() => match nodefs::stat(&path) {
+                Ok(meta) => Kind::of(&meta),
+                Err(e) => {
+                    log.push(format!("skill entry {path} ignored: failed to follow symbolic link: {e}"));
+                    Kind::Other
+                }
+            },
+            _ => Kind::Other,
+        };
+        entries.push(Entry { name, kind, path, key: None });
+    }
+    entries.sort_by(|a, b| collator.compare(&a.name, &b.name));
+    Ok(Listing::Entries { entries, non_utf8 })
+}
+
+/// How the skill file's text came out of the read step.
+pub enum ReadOutcome {
+    Text(String),
+    /// Absent or not a regular file: the harness drops it without a word.
+    Silent(SilentReason),
+    /// `FS_NOT_TEXT`: the harness warns and skips.
+    NotText {
+        warning: String,
+        binary: bool,
+    },
+    /// The harness would block or read forever here; dsh-skills does not open it.
+    Unreadable {
+        what: &'static str,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SilentReason {
+    /// ENOENT/ENOTDIR: no such file (a bundle without `SKILL.md`, a dangling link).
+    Missing,
+    /// It exists but is not a regular file (`SKILL.md` is a directory, a FIFO, a device).
+    NotAFile(&'static str),
+}
+
+/// `readSkillTextFromFileSystem`: resolve, stat, then `readWholeText`.
+fn read_production(path: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    let target = match resolve_target(path) {
+        Ok(t) => t,
+        Err(Stage::Node(e)) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(Stage::Node(e)) => return Err(ProviderError::Node(e)),
+        Err(Stage::Fs(e)) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(Stage::Fs(e)) => return Err(e),
+    };
+    let meta = match nodefs::stat(&target) {
+        Ok(m) => m,
+        Err(e) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(e) => return Err(ProviderError::Node(e)),
+    };
+    match Kind::of(&meta) {
+        Kind::File => {}
+        Kind::Directory => return Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
+        Kind::Other => return Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
+    }
+    read_text_at(path, &target, whole)
+}
+
+/// `readWholeText` of the file whose real path is `target` (`path` is its display path).
+/// With `whole` false only the frontmatter part of the text is kept (the rest is still read
+/// and validated, as the harness rejects invalid UTF-8 anywhere).
+fn read_text_at(path: &str, target: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    decoded(path, textread::read_text(target, target, Decoding::Strict, whole))
+}
+
+/// The filesystem service's outcome for a strict read of the file shown as `path`.
+fn decoded(path: &str, result: Result<Decoded, TextError>) -> Result<ReadOutcome, ProviderError> {
+    let not_text = |what: &str| ReadOutcome::NotText {
+        warning: format!(
+            "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": {what}"
+        ),
+        binary: what == "binary file",
+    };
+    match result {
+        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
+        Ok(Decoded::Binary) => Ok(not_text("binary file")),
+        Ok(Decoded::InvalidUtf8) => Ok(not_text("invalid UTF-8 text")),
+        Err(TextError::Read(ReadError::Node(e))) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(TextError::Read(ReadError::Node(e))) => Err(ProviderError::Node(e)),
+        // Swapped for a special file between stat and open: never read it.
+        Err(TextError::Read(ReadError::WouldBlock(what))) => Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))),
+        Err(TextError::Read(ReadError::TooLarge(size))) => Err(too_large(size)),
+        Err(TextError::Js(text)) => Err(ProviderError::Js(text)),
+    }
+}
+
+/// `readFile(path, 'utf8')` for the bundled root: BOM kept, invalid bytes replaced, NULs kept.
+fn read_node(path: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    match textread::read_text(path, path, Decoding::Lossy, whole) {
+        Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
+        Ok(Decoded::Binary | Decoded::InvalidUtf8) => unreachable!("lossy decoding refuses nothing"),
+        Err(TextError::Read(ReadError::Node(e))) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
+        Err(TextError::Read(ReadError::Node(e))) => Err(ProviderError::Node(e)),
+        Err(TextError::Read(ReadError::WouldBlock(what))) => Ok(ReadOutcome::Unreadable { what }),
+        Err(TextError::Read(ReadError::TooLarge(size))) => Err(too_large(size)),
+        Err(TextError::Js(text)) => Err(ProviderError::Js(text)),
+    }
+}
+
+/// Node's `readFile` refusal of a file over 2 GiB, which fails the whole provider.
+fn too_large(size: u64) -> ProviderError {
+    ProviderError::Js(format!("RangeError [ERR_FS_FILE_TOO_LARGE]: File size ({size}) is greater than 2 GiB"))
+}
+
+/// Read a skill file as the harness reads it for a root: the plain-Node way for the bundled
+/// root (`node_mode`), through the filesystem service otherwise.
+/// `whole` false keeps only the frontmatter part of the text.
+pub fn read_skill_file(path: &str, node_mode: bool, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    if node_mode { read_node(path, whole) } else { read_production(path, whole) }
+}
+
+/// [`read_production`] when the file's real path is already known from the listing
+/// (`key`). When `key` is not a symlink its real path is itself and `lstat` is the `stat` the
+/// service would make; anything else takes the full route, so every error reads the same.
+fn read_production_at(path: &str, key: &str, whole: bool) -> Result<ReadOutcome, ProviderError> {
+    match textread::open_no_follow(key) {
+        Ok((file, meta)) => match Kind::of(&meta) {
+            Kind::File => decoded(path, textread::read_open(file, &meta, key, Decoding::Strict, whole)),
+            Kind::Directory => Ok(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
+            Kind::Other => Ok(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
+        },
+        Err(e) if matches!(nodefs::errno_name(&e), "ENOENT" | "ENOTDIR") => {
+            Ok(ReadOutcome::Silent(SilentReason::Missing))
+        }
+        // A symlink (ELOOP under O_NOFOLLOW), a permission problem, anything else: the full route.
+        _ => read_production(path, whole),
+    }
+}
+
+/// A parsed skill as the provider hands it to the registry (`SkillCandidate`).
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub skill: ParsedSkill,
+    pub source: &'static str,
+    pub rank: u32,
+    pub provider: String,
+    /// Registration order of the provider (monotonic, from 0).
+    pub provider_order: usize,
+    /// Index in the provider's `list()` output.
+    pub local_order: usize,
+    /// The locator path: `<root>/<entry>/SKILL.md` or `<root>/<entry>.md` (`None` for
+    /// packaged skills such as the badge).
+    pub path: Option<String>,
+    /// `resourceBase.path`: the bundle directory, or the root for flat files.
+    pub resource_base: String,
+    /// Index of the root in its provider's root table (`None` for packaged skills).
+    pub root_index: Option<usize>,
+    /// Index of the registry layer (0 = global).
+    pub layer: usize,
+}
+
+/// What happened to one root entry, for `explain` and `lint`.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// `.system` in the `user-dsh` root.
+    SystemSkipped,
+    /// Neither a directory nor a `.md` file (wrong suffix, FIFO, device, dangling link).
+    Ignored,
+    /// The skill file is absent or not a regular file: dropped silently.
+    Silent(SilentReason),
+    /// Dropped with the warning at this index of [`Discovery::warnings`].
+    Warned { warning: usize, rejection: Option<Box<Rejection>> },
+    /// The harness would hang reading it; dsh-skills skipped it (see `notes`).
+    Unreadable(&'static str),
+    /// Became the provider candidate with this `local_order`.
+    Candidate(usize),
+    /// This entry's failure made the whole provider fail.
+    FailedProvider,
+}
+
+#[derive(Clone, Debug)]
+pub struct EntryReport {
+    pub name: String,
+    pub kind: Kind,
+    pub path: String,
+    /// The file the harness opens for this entry, when it is a bundle or a flat `.md` file.
+    pub locator: Option<String>,
+    pub outcome: Outcome,
+    /// With [`ScanOptions::keep_source`]: the file as read and parsed.
+    pub source: Option<std::sync::Arc<SourceFile>>,
+}
+
+/// How a root's scan ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootStatus {
+    Scanned,
+    /// Missing, not a directory, a dangling link: contributes nothing.
+    Absent,
+    /// Listing this root made the provider fail.
+    Failed,
+    /// The provider failed on an earlier root, so this one was never scanned.
+    NotReached,
+}
+
+#[derive(Clone, Debug)]
+pub struct RootReport {
+    pub root: Root,
+    pub root_type: RootType,
+    pub status: RootStatus,
+    pub entries: Vec<EntryReport>,
+    /// Entries whose names are not valid UTF-8 (the harness cannot find them again).
+    pub non_utf8: Vec<UnnamedEntry>,
+}
+
+/// One provider's `list()` observation.
+pub struct ProviderScan {
+    pub roots: Vec<RootReport>,
+    /// Candidates in provider output order (moved into the snapshot once the registry has
+    /// them). Empty when the provider failed (the registry then receives nothing from it), see
+    /// [`ProviderScan::discarded`].
+    pub candidates: Vec<Candidate>,
+    /// Candidates parsed before a provider failure; the harness never sees them.
+    pub discarded: Vec<Candidate>,
+    pub error: Option<ProviderError>,
+    /// dsh-skills' own observations (never harness log lines).
+    pub notes: Vec<String>,
+}
+
+/// How much of each skill file a scan keeps.
+#[derive(Clone, Copy, Debug)]
+pub struct ScanOptions {
+    /// Keep the trimmed body (`show`, `lint`); commands that never print bodies drop it as soon
+    /// as the file is validated, which keeps memory flat on large trees.
+    pub keep_content: bool,
+    /// Keep each production-mode file's raw bytes and YAML parse on its entry
+    /// ([`EntryReport::source`]), so that `lint` checks it without reading or parsing it again.
+    pub keep_source: bool,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions { keep_content: true, keep_source: false }
+    }
+}
+
+/// A skill file as discovery read and parsed it, kept for `lint`.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The file's bytes, exactly as on disk, until lint's check takes them (moved, not copied).
+    pub bytes: std::sync::Mutex<Vec<u8>>,
+    /// `yaml::parse` of its frontmatter text, when it has fences.
+    pub yaml: Option<Result<crate::engine::yaml::Parsed, crate::engine::yaml::YamlError>>,
+}
+
+/// A root's listing and the warnings the listing itself logged.
+type RootListing = (Result<Listing, ProviderError>, Vec<String>);
+
+/// Run the filesystem provider's `list({cwd})`. Harness warnings go to `log` in order.
+///
+/// Roots are listed concurrently; within a root, reading and parsing run on all cores; results
+/// are applied in root and entry order, so warnings, candidate order and the point where a
+/// provider failure stops the scan are exactly what the harness's sequential loop produces.
+pub fn scan_provider(
+    provider: &ResolvedProvider,
+    project_root: Option<&str>,
+    provider_order: usize,
+    collator: &EntryCollator,
+    options: ScanOptions,
+    log: &mut Vec<String>,
+) -> ProviderScan {
+    let mut scan = ProviderScan {
+        roots: Vec::new(),
+        candidates: Vec::new(),
+        discarded: Vec::new(),
+        error: None,
+        notes: Vec::new(),
+    };
+    let roots = roots(provider, project_root);
+    // Every root is listed up front, several at once. Listing opens no file and has no effect,
+    // so a root the harness never reaches (after a provider failure) is listed for nothing.
+    let listings: Vec<RootListing> = par_map_each(&roots, |root| {
+        let mut root_log = Vec::new();
+        let listing = if root.trusted_host {
+            list_node(&root.path, collator, &mut root_log)
+        } else {
+            list_production(&root.path, collator)
+        };
+        (listing, root_log)
+    });
+    // Then the entries are read and parsed on all cores, a batch of roots at a time, and their
+    // results applied root by root in the harness's order: warnings, candidates and the point
+    // where a provider failure stops the scan come out as its sequential loop makes them.
+    // Batches hold up to `BATCH` entries: small roots share one parallel pass, and a large
+    // tree keeps only about one root's intermediate results in memory at once.
+    const BATCH: usize = 1024;
+    let counts: Vec<usize> = listings
+        .iter()
+        .map(|(listing, _)| match listing {
+            Ok(Listing::Entries { entries, .. }) => entries.len(),
+            _ => 0,
+        })
+        .collect();
+    let mut processed: Vec<Option<Vec<EntryWork>>> = roots.iter().map(|_| None).collect();
+    let mut listings: Vec<Option<RootListing>> = listings.into_iter().map(Some).collect();
+    for root_index in 0..roots.len() {
+        let root = roots[root_index].clone();
+        let root_type = RootType::of(&root.path);
+        let mut report =
+            RootReport { root, root_type, status: RootStatus::Scanned, entries: Vec::new(), non_utf8: Vec::new() };
+        if scan.error.is_some() {
+            report.status = RootStatus::NotReached;
+            scan.roots.push(report);
+            continue;
+        }
+        if processed[root_index].is_none() {
+            // Start a batch here: this root and the following ones while they fit.
+            let mut end = root_index + 1;
+            let mut size = counts[root_index];
+            while end < counts.len() && size + counts[end] <= BATCH {
+                size += counts[end];
+                end += 1;
+            }
+            let work: Vec<(usize, &Entry)> = (root_index..end)
+                .flat_map(|i| match listings[i].as_ref().map(|(listing, _)| listing) {
+                    Some(Ok(Listing::Entries { entries, .. })) => entries.iter().map(|e| (i, e)).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let results = par_map(&work, |(i, entry)| process_entry(&roots[*i], entry, options));
+            let mut results = results.into_iter();
+            for (i, slot) in processed.iter_mut().enumerate().take(end).skip(root_index) {
+                slot.replace(results.by_ref().take(counts[i]).collect());
+            }
+        }
+        let (listing, root_log) = listings[root_index].take().expect("each root is applied once");
+        log.extend(root_log);
+        let entries = match listing {
+            Ok(Listing::Absent) => {
+                report.status = RootStatus::Absent;
+                scan.roots.push(report);
+                continue;
+            }
+            Ok(Listing::BlankEntry { path }) => {
+                scan.notes.push(format!(
+                    "every skill in {} is ignored: the entry {:?} has a name made only of white space, \
+                     which the harness's filesystem service refuses, so it treats the whole root as absent; \
+                     rename or remove that entry",
+                    report.root.path, path
+                ));
+                report.status = RootStatus::Absent;
+                scan.roots.push(report);
+                continue;
+            }
+            Ok(Listing::Entries { entries, non_utf8 }) => {
+                report.non_utf8 = non_utf8;
+                entries
+            }
+            Err(e) => {
+                report.status = RootStatus::Failed;
+                scan.error = Some(e);
+                scan.roots.push(report);
+                continue;
+            }
+        };
+        let results = processed[root_index].take().unwrap_or_default();
+        for (entry, mut work) in entries.into_iter().zip(results) {
+            if scan.error.is_some() {
+                break;
+            }
+            let source = match &mut work {
+                EntryWork::Read(w) => w.source.take(),
+                _ => None,
+            };
+            let (outcome, locator) =
+                apply_entry(&report.root, work, root_index, provider, provider_order, &mut scan, log);
+            report.entries.push(EntryReport {
+                name: entry.name,
+                kind: entry.kind,
+                path: entry.path,
+                locator,
+                outcome,
+                source,
+            });
+        }
+        scan.roots.push(report);
+    }
+    if scan.error.is_some() {
+        scan.discarded = std::mem::take(&mut scan.candidates);
+    }
+    scan
+}
+
+/// `f` over `items` on every available core, results in input order. Items are handed out
+/// sixteen at a time; fewer than 32 items run on the calling thread.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    par_map_chunked(items, 16, 32, f)
+}
+
+/// [`par_map`] for a few heavy items (root listings): one at a time, from two items on.
+pub fn par_map_each<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    par_map_chunked(items, 1, 2, f)
+}
+
+/// The cores this process may use, asked once: on Linux the answer reads cgroup files, which
+/// cost more than the work of a small root.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+fn par_map_chunked<T: Sync, R: Send>(
+    items: &[T],
+    chunk: usize,
+    min_items: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let workers = cores().min(8).min(items.len().div_ceil(chunk));
+    if workers < 2 || items.len() < min_items {
+        return items.iter().map(&f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+                        if start >= items.len() {
+                            break mine;
+                        }
+                        let end = (start + chunk).min(items.len());
+                        mine.push((start, items[start..end].iter().map(&f).collect()));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    parts.sort_by_key(|(start, _)| *start);
+    parts.into_iter().flat_map(|(_, v)| v).collect()
+}
+
+/// What reading and parsing one entry produced, before any of it is logged.
+enum EntryWork {
+    SystemSkipped,
+    Ignored,
+    Read(Box<ReadWork>),
+}
+
+struct ReadWork {
+    path: String,
+    directory: String,
+    read: Result<ReadOutcome, ProviderError>,
+    parsed: Option<Result<ParsedSkill, Rejection>>,
+    source: Option<std::sync::Arc<SourceFile>>,
+}
+
+/// The side-effect-free part of the provider's loop body: classify, read, parse.
+fn process_entry(root: &Root, entry: &Entry, options: ScanOptions) -> EntryWork {
+    // Test hook (debug builds only): prove a bug in a worker ends with status 2, not a hang.
+    #[cfg(debug_assertions)]
+    if std::env::var_os("DSH_SKILLS_TEST_WORKER_PANIC").is_some() {
+        panic!("test panic in a scan worker");
+    }
+    if root.skip_system && entry.name == ".system" {
+        return EntryWork::SystemSkipped;
+    }
+    let (path, directory, key) = match entry.kind {
+        Kind::Directory => (
+            platform::join(&entry.path, "SKILL.md"),
+            entry.path.clone(),
+            entry.key.as_ref().map(|k| platform::join(k, "SKILL.md")),
+        ),
+        Kind::File if entry.name.ends_with(".md") => (entry.path.clone(), root.path.clone(), entry.key.clone()),
+        _ => return EntryWork::Ignored,
+    };
+    let kept = match (options.keep_source, root.trusted_host, &key) {
+        (false, _, _) => None,
+        (true, true, _) => read_node_bytes(&path),
+        (true, false, Some(key)) => read_production_bytes(key),
+        (true, false, None) => None,
+    };
+    if let Some(bytes) = kept {
+        // As below, but the bytes and the YAML parse are kept for lint, and the text is
+        // borrowed from the bytes instead of copied.
+        let text: Result<std::borrow::Cow<'_, str>, _> = if root.trusted_host {
+            // Plain Node decodes the whole file, replacing invalid sequences and keeping a BOM.
+            Ok(String::from_utf8_lossy(&bytes))
+        } else {
+            match textread::decode_strict(&bytes) {
+                Ok(textread::Strict::Text(text)) => Ok(std::borrow::Cow::Borrowed(text)),
+                Ok(textread::Strict::Binary) => Err(decoded(&path, Ok(Decoded::Binary))),
+                Ok(textread::Strict::InvalidUtf8) => Err(decoded(&path, Ok(Decoded::InvalidUtf8))),
+                Err(e) => Err(decoded(&path, Err(e))),
+            }
+        };
+        let (read, parsed, yaml) = match text {
+            Ok(text) => {
+                let (parsed, yaml) = skillfile::parse_skill_text_keeping_yaml(&text, options.keep_content);
+                (Ok(ReadOutcome::Text(String::new())), Some(parsed), yaml)
+            }
+            Err(outcome) => (outcome, None, None),
+        };
+        let source = Some(std::sync::Arc::new(SourceFile { bytes: std::sync::Mutex::new(bytes), yaml }));
+        return EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source }));
+    }
+    let read = match (&key, root.trusted_host) {
+        (Some(key), false) => read_production_at(&path, key, options.keep_content),
+        _ => read_skill_file(&path, root.trusted_host, options.keep_content),
+    };
+    let parsed = match &read {
+        Ok(ReadOutcome::Text(text)) => Some(skillfile::parse_skill_text_with(text, options.keep_content)),
+        _ => None,
+    };
+    let read = read.map(|r| match r {
+        // The text is parsed; do not keep it.
+        ReadOutcome::Text(_) => ReadOutcome::Text(String::new()),
+        other => other,
+    });
+    EntryWork::Read(Box::new(ReadWork { path, directory, read, parsed, source: None }))
+}
+
+/// The bytes of `key` for [`read_production_at`] when it is a regular file that is not a
+/// symlink; `None` (take the usual route) for anything else.
+fn read_production_bytes(key: &str) -> Option<Vec<u8>> {
+    let (mut file, meta) = textread::open_no_follow(key).ok()?;
+    if !meta.file_type().is_file() || meta.len() > textread::NODE_MAX_FILE {
+        return None;
+    }
+    textread::read_all_open(&mut file, &meta).ok()
+}
+
+/// The bytes of `path` for [`read_node`] when it is a regular file of ordinary size; `None`
+/// (take the usual route, which reports any error the same way) for anything else.
+fn read_node_bytes(path: &str) -> Option<Vec<u8>> {
+    /// Far below V8's string limit, so the lossy text cannot exceed it.
+    const ORDINARY: u64 = 64 << 20;
+    let mut file = nodefs::open_nonblocking(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.file_type().is_file() || meta.len() > ORDINARY {
+        return None;
+    }
+    textread::read_all_open(&mut file, &meta).ok()
+}
+
+/// The ordered part: log warnings, record candidates, stop at a provider failure.
+fn apply_entry(
+    root: &Root,
+    work: EntryWork,
+    root_index: usize,
+    provider: &ResolvedProvider,
+    provider_order: usize,
+    scan: &mut ProviderScan,
+    log: &mut Vec<String>,
+) -> (Outcome, Option<String>) {
+    let (path, directory, read, parsed) = match work {
+        EntryWork::SystemSkipped => return (Outcome::SystemSkipped, None),
+        EntryWork::Ignored => return (Outcome::Ignored, None),
+        EntryWork::Read(w) => {
+            let ReadWork { path, directory, read, parsed, .. } = *w;
+            (path, directory, read, parsed)
+        }
+    };
+    match read {
+        Ok(ReadOutcome::Text(_)) => {}
+        Ok(ReadOutcome::Silent(reason)) => return (Outcome::Silent(reason), Some(path)),
+        Ok(ReadOutcome::NotText { warning, .. }) => {
+            log.push(warning);
+            return (Outcome::Warned { warning: log.len() - 1, rejection: None }, Some(path));
+        }
+        Ok(ReadOutcome::Unreadable { what }) => {
+            scan.notes.push(format!(
+                "{path} is a {what}: the harness would block reading it; dsh-skills skipped it without opening it"
+            ));
+            return (Outcome::Unreadable(what), Some(path));
+        }
+        Err(e) => {
+            scan.error = Some(e);
+            return (Outcome::FailedProvider, Some(path));
+        }
+    }
+    match parsed.expect("text is always parsed") {
+        Ok(skill) => {
+            let local_order = scan.candidates.len();
+            scan.candidates.push(Candidate {
+                skill,
+                source: root.source,
+                rank: root.rank,
+                provider: provider.name.clone(),
+                provider_order,
+                local_order,
+                path: Some(path.clone()),
+                resource_base: directory,
+                root_index: Some(root_index),
+                layer: 0,
+            });
+            (Outcome::Candidate(local_order), Some(path))
+        }
+        Err(rejection) => {
+            log.push(rejection.warning(&path));
+            (Outcome::Warned { warning: log.len() - 1, rejection: Some(Box::new(rejection)) }, Some(path))
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! One discovery run for a working directory: the whole pipeline from settings to the registry
+//! snapshot the catalog and the `skill` tool read (spec 6.7). Pure data; nothing here prints.
+//!
+//! The registry has layers (global first, then e.g. a web preset's layer); each layer has
+//! providers in registration order. Within a layer the merge is by rank, provider order and
+//! entry order (spec 5.2); across layers a nearer layer's winner replaces a farther layer's
+//! same-named winner regardless of rank, without a warning (spec 5.5).
+
+use crate::engine::catalog::{self, CatalogEntry, Variant};
+use crate::engine::collate::EntryCollator;
+use crate::engine::discover::{
+    self, Candidate, Environment, ProjectRootReason, ProviderConfig, ProviderScan, ResolvedProvider,
+};
+use crate::engine::platform;
+use crate::engine::registry::{self, Shadow};
+use crate::engine::skillfile::{Invocation, ParsedSkill};
+
+/// A skill provider as a configuration row registers it.
+#[derive(Clone, Debug)]
+pub enum ProviderSpec {
+    /// `@deepseek-ai/dsh-skill-filesystem`.
+    Filesystem(ProviderConfig),
+    /// `@deepseek-ai/dsh-skill-badge`: the packaged `dsh-badge` skill.
+    Badge(BadgeConfig),
+}
+
+/// Where the installed badge package is, when it could be found.
+#[derive(Clone, Debug, Default)]
+pub struct BadgeConfig {
+    /// The package's `assets/` directory (real path, with the trailing separator the harness
+    /// keeps); `None` when the package is enabled but could not be located.
+    pub assets_dir: Option<String>,
+}
+
+/// One registry layer and its providers, in registration order.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub name: String,
+    pub providers: Vec<ProviderSpec>,
+}
+
+/// Everything that decides a discovery run, already merged from flags, configuration and the
+/// environment.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The lookup cwd as given (`None` = the harness's `cwd === undefined`).
+    pub cwd: Option<String>,
+    /// Registry layers, farthest (global) first.
+    pub layers: Vec<Layer>,
+    pub description_max_length: usize,
+    /// BCP-47 tag or POSIX locale name for the in-root collation.
+    pub locale: String,
+    /// Whether the `skill` tool (tool-skill) is mounted and visible; without it the catalog
+    /// listener sees no skills (the `minimal` preset).
+    pub tool_visible: bool,
+    /// What the scan keeps of each file.
+    pub scan: discover::ScanOptions,
+}
+
+impl Settings {
+    /// One global layer with one filesystem provider: the harness's headless default.
+    pub fn single(
+        cwd: Option<String>,
+        provider: ProviderConfig,
+        description_max_length: usize,
+        locale: String,
+    ) -> Self {
+        Settings {
+            cwd,
+            layers: vec![Layer { name: "global".into(), providers: vec![ProviderSpec::Filesystem(provider)] }],
+            description_max_length,
+            locale,
+            tool_visible: true,
+            scan: discover::ScanOptions::default(),
+        }
+    }
+}
+
+/// The badge's fixed description (`skill-badge/src/index.ts:24`), 304 UTF-16 units.
+pub const BADGE_DESCRIPTION: &str = "Add the official \u{201C}powered by dsh\u{201D} badge to documents, pull requests, merge requests, and other content produced with DeepSeek Harness. Use whenever creating a pull request or merge request. Also use when the user asks for a dsh badge, powered-by-dsh attribution, or a reusable dsh badge asset or snippet.";
+
+/// A provider as it ran.
+pub enum ProviderRun {
+    Filesystem { resolved: ResolvedProvider, scan: Box<ProviderScan> },
+    Badge { config: BadgeConfig },
+}
+
+/// One provider's part of the snapshot.
+pub struct ProviderReport {
+    pub layer: usize,
+    pub order: usize,
+    pub name: String,
+    pub run: ProviderRun,
+    /// `String(error)` when its `list()` rejected.
+    pub error: Option<String>,
+}
+
+/// The registry's view after `list()`: candidates, winners, warnings, completeness.
+pub struct Snapshot {
+    pub cwd: Option<String>,
+    pub project_root: Option<(String, ProjectRootReason)>,
+    pub locale: String,
+    pub description_max_length: usize,
+    pub tool_visible: bool,
+    pub layer_names: Vec<String>,
+    pub providers: Vec<ProviderReport>,
+    /// Every candidate the registry received, in collection order (layer by layer, provider by
+    /// provider).
+    pub candidates: Vec<Candidate>,
+    /// Indices into `candidates` in resolution order (per layer, sorted by rank, provider,
+    /// entry).
+    pub resolution_order: Vec<usize>,
+    /// Winners, sorted by name in code-unit order.
+    pub winners: Vec<usize>,
+    /// Losers: same-layer duplicates in resolution order, then cross-layer replacements.
+    pub shadowed: Vec<Shadow>,
+    /// Every line the harness logs with `ctx.logger.warn`, in order.
+    pub warnings: Vec<String>,
+    /// `false` when a provider's `list()` rejected: the harness then publishes no catalog.
+    pub complete: bool,
+}
+
+impl Snapshot {
+    pub fn discover(settings: &Settings, env: &Environment) -> Snapshot {
+        let cwd = settings.cwd.as_ref().map(|c| platform::resolve(&env.process_cwd, c));
+        let project_root = cwd.as_deref().map(discover::find_project_root);
+        let collator = EntryCollator::new(&settings.locale);
+        let mut warnings = Vec::new();
+        let mut providers = Vec::new();
+        let mut candidates: Vec<Candidate> = Vec::new();
+        let mut resolution_order = Vec::new();
+        let mut shadowed = Vec::new();
+        // Winners, nearer layers replacing farther ones; `slot_of` maps a name to its slot.
+        let mut winners: Vec<usize> = Vec::new();
+        let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut order = 0;
+        for (layer_index, layer) in settings.layers.iter().enumerate() {
+            let layer_start = candidates.len();
+            for spec in &layer.providers {
+                let report = match spec {
+                    ProviderSpec::Filesystem(config) => {
+                        let resolved = ResolvedProvider::new(config, env);
+                        let root = project_root.as_ref().map(|(p, _)| p.as_str());
+                        let mut scan =
+                            discover::scan_provider(&resolved, root, order, &collator, settings.scan, &mut warnings);
+                        let error = scan.error.as_ref().map(|e| e.to_string());
+                        if let Some(e) = &error {
+                            // The registry's log line for a rejected list() (spec 5.1).
+                            warnings.push(format!("skill provider \"{}\" skipped: {e}", resolved.name));
+                        }
+                        // Moved, not copied: the snapshot owns every candidate once.
+                        candidates.extend(std::mem::take(&mut scan.candidates).into_iter().map(|mut c| {
+                            c.layer = layer_index;
+                            c
+                        }));
+                        ProviderReport {
+                            layer: layer_index,
+                            order,
+                            name: resolved.name.clone(),
+                            run: ProviderRun::Filesystem { resolved, scan: Box::new(scan) },
+                            error,
+                        }
+                    }
+                    ProviderSpec::Badge(config) => {
+                        candidates.push(badge_candidate(config, order, layer_index));
+                        ProviderReport {
+                            layer: layer_index,
+                            order,
+                            name: "dsh-badge".into(),
+                            run: ProviderRun::Badge { config: config.clone() },
+                            error: None,
+                        }
+                    }
+                };
+                providers.push(report);
+                order += 1;
+            }
+            let merge = registry::merge(&candidates[layer_start..], &mut warnings);
+            let offset = |i: usize| i + layer_start;
+            resolution_order.extend(merge.resolution_order.iter().map(|&i| offset(i)));
+            shadowed.extend(merge.shadowed.iter().map(|s| Shadow { loser: offset(s.loser), winner: offset(s.winner) }));
+            for w in merge.winners.iter().map(|&i| offset(i)) {
+                match slot_of.get(&candidates[w].skill.name) {
+                    Some(&slot) => {
+                        shadowed.push(Shadow { loser: winners[slot], winner: w });
+                        winners[slot] = w;
+                    }
+                    None => {
+                        slot_of.insert(candidates[w].skill.name.clone(), winners.len());
+                        winners.push(w);
+                    }
+                }
+            }
+        }
+        winners.sort_by(|&a, &b| {
+            crate::engine::js::compare_code_units(&candidates[a].skill.name, &candidates[b].skill.name)
+        });
+        let complete = providers.iter().all(|p| p.error.is_none());
+        Snapshot {
+            cwd,
+            project_root,
+            locale: collator.locale.clone(),
+            description_max_length: settings.description_max_length,
+            tool_visible: settings.tool_visible,
+            layer_names: settings.layers.iter().map(|l| l.name.clone()).collect(),
+            providers,
+            candidates,
+            resolution_order,
+            winners,
+            shadowed,
+            warnings,
+            complete,
+        }
+    }
+
+    /// The filesystem providers' scans, in registration order.
+    pub fn scans(&self) -> impl Iterator<Item = (&ResolvedProvider, &ProviderScan)> {
+        self.providers.iter().filter_map(|p| match &p.run {
+            ProviderRun::Filesystem { resolved, scan } => Some((resolved, &**scan)),
+            ProviderRun::Badge { .. } => None,
+        })
+    }
+
+    pub fn winners(&self) -> impl Iterator<Item = &Candidate> {
+        self.winners.iter().map(|&i| &self.candidates[i])
+    }
+
+    /// The root directory a filesystem candidate came from.
+    pub fn root_path(&self, c: &Candidate) -> Option<&str> {
+        let provider = self.providers.iter().find(|p| p.order == c.provider_order)?;
+        let ProviderRun::Filesystem { scan, .. } = &provider.run else { return None };
+        Some(scan.roots.get(c.root_index?)?.root.path.as_str())
+    }
+
+    /// The candidate a filesystem provider produced as its `local`-th output.
+    pub fn provider_candidate(&self, provider_order: usize, local: usize) -> Option<&Candidate> {
+        self.candidates.iter().find(|c| c.provider_order == provider_order && c.local_order == local)
+    }
+
+    pub fn winner(&self, name: &str) -> Option<&Candidate> {
+        self.winners().find(|c| c.skill.name == name)
+    }
+
+    /// `String(error)` of each failed provider, with the provider's name.
+    pub fn provider_errors(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.providers.iter().filter_map(|p| p.error.as_deref().map(|e| (p.name.as_str(), e)))
+    }
+
+    /// Catalog entries for every model-invocable winner, in snapshot order.
+    pub fn catalog_entries(&self) -> Vec<CatalogEntry> {
+        if !self.tool_visible {
+            return Vec::new();
+        }
+        self.winners()
+            .filter(|c| c.skill.invocation.model_invocable)
+            .map(|c| CatalogEntry::new(&c.skill.name, &c.skill.description, self.description_max_length))
+            .collect()
+    }
+
+    /// What a fresh session would be shown (`variant` Initial), or what a session that already
+    /// published a catalog would get (`Replacement`); no text when the harness emits nothing.
+    pub fn catalog(&self, variant: Variant) -> Catalog {
+        if self.tool_visible && !self.complete {
+            return Catalog { entries: None, text: None, why_none: Some(NoCatalog::Incomplete) };
+        }
+        let entries = self.catalog_entries();
+        if entries.is_empty() && variant == Variant::Initial {
+            let why = if self.tool_visible { NoCatalog::NoModelInvocableSkill } else { NoCatalog::NoSkillTool };
+            return Catalog { entries: None, text: None, why_none: Some(why) };
+        }
+        let text = catalog::render(&entries, variant);
+        Catalog { entries: Some(entries), text: Some(text), why_none: None }
+    }
+}
+
+fn badge_candidate(config: &BadgeConfig, order: usize, layer: usize) -> Candidate {
+    let content = config
+        .assets_dir
+        .as_ref()
+        .and_then(|dir| std::fs::read(format!("{dir}dsh-badge.md")).ok())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    Candidate {
+        skill: ParsedSkill {
+            name: "dsh-badge".into(),
+            description: BADGE_DESCRIPTION.into(),
+            when_to_use: None,
+            invocation: Invocation::default(),
+            metadata: None,
+            // Read raw and not trimmed (spec 7.1).
+            content,
+            frontmatter: Default::default(),
+        },
+        source: "bundled",
+        rank: discover::BUNDLED_RANK,
+        provider: "dsh-badge".into(),
+        provider_order: order,
+        local_order: 0,
+        path: None,
+        resource_base: config.assets_dir.clone().unwrap_or_default(),
+        root_index: None,
+        layer,
+    }
+}
+
+/// The catalog message, or why there is none.
+pub struct Catalog {
+    pub entries: Option<Vec<CatalogEntry>>,
+    pub text: Option<String>,
+    pub why_none: Option<NoCatalog>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoCatalog {
+    /// A provider failed: the harness keeps the last good catalog, and a fresh session has none.
+    Incomplete,
+    /// No winner is model-invocable (none at all, or all `disable-model-invocation: true`).
+    NoModelInvocableSkill,
+    /// The `skill` tool is not mounted (e.g. the `minimal` preset): no catalog at all.
+    NoSkillTool,
+}
+/// [`Snapshot::discover`] for a command that ends the process right after: the snapshot is
+/// never freed. Freeing 10,000 skills' worth of small allocations one by one took about 30 ms
+/// of a 300 ms run; the operating system reclaims the memory at once.
+pub fn discover_kept(
+    settings: &Settings,
+    env: &crate::engine::discover::Environment,
+) -> std::mem::ManuallyDrop<Snapshot> {
+    std::mem::ManuallyDrop::new(Snapshot::discover(settings, env))
+}

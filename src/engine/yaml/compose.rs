@@ -1,0 +1,1240 @@
+//! Composer: saphyr-parser events -> node tree, with npm `yaml`'s
+//! composition-time checks (tags, duplicate keys, aliases, depth).
+
+use super::fxhash::FxHashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
+
+use super::blockscalar;
+use super::diag::{Diag, Diags};
+use super::indent::{self, Cont};
+use super::schema::{self, Scalar, TagResolution, YAML_PREFIX};
+use super::source::Source;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CollKind {
+    Map,
+    Seq,
+    Set,
+    Omap,
+    Pairs,
+}
+
+#[derive(Debug)]
+pub(crate) enum NodeKind {
+    Scalar {
+        value: Scalar,
+        style: ScalarStyle,
+        /// the scalar's string value (npm yaml `node.source`); empty for
+        /// `Scalar::Str` values, whose source is the string itself
+        source: String,
+    },
+    Seq {
+        items: Vec<usize>,
+        kind: CollKind,
+        flow: bool,
+    },
+    Map {
+        pairs: Vec<(usize, usize)>,
+        kind: CollKind,
+        flow: bool,
+    },
+    Alias {
+        name: String,
+        target: Option<usize>,
+    },
+}
+
+#[derive(Debug)]
+pub(crate) struct Node {
+    pub kind: NodeKind,
+    pub anchor: Option<String>,
+    /// npm yaml `node.tag` (the expanded tag name), if explicitly tagged.
+    pub tag: Option<String>,
+    /// byte offsets
+    pub start: usize,
+    pub content_start: usize,
+    pub end: usize,
+}
+
+pub(crate) struct Doc {
+    pub nodes: Vec<Node>,
+    pub root: Option<usize>,
+}
+
+/// Props (anchor, tag) lexed from the source at a node's start.
+#[derive(Default, Debug)]
+struct Props {
+    anchor: Option<(String, usize)>,
+    tag: Option<(String, usize)>,
+    end: usize,
+}
+
+/// The `|`/`>` header of a block scalar: on the last non-blank line before
+/// the content, the last white-space separated token starting with `|`/`>`
+/// before any comment.
+fn block_header_backward(text: &str, content: usize, empty: bool) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut ls = indent::line_start(text, content.min(b.len()));
+    // an empty block scalar's event starts at its header
+    if empty && matches!(b.get(content), Some(b'|' | b'>')) {
+        return Some(content);
+    }
+    // the content might start on the header line itself (empty scalar at EOF)
+    loop {
+        if ls == 0 {
+            // header on the first line
+            break;
+        }
+        let prev_ls = indent::line_start(text, ls - 1);
+        let line = &b[prev_ls..ls - 1];
+        ls = prev_ls;
+        if !line.iter().all(|c| matches!(c, b' ' | b'\t' | b'\r')) {
+            break;
+        }
+    }
+    let le = b[ls..].iter().position(|&c| c == b'\n').map_or(b.len(), |k| ls + k);
+    let mut found = None;
+    let mut i = ls;
+    while i < le {
+        while i < le && matches!(b[i], b' ' | b'\t' | b'\r') {
+            i += 1;
+        }
+        if i >= le || b[i] == b'#' {
+            break;
+        }
+        let st = i;
+        while i < le && !matches!(b[i], b' ' | b'\t' | b'\r') {
+            i += 1;
+        }
+        if matches!(b[st], b'|' | b'>') {
+            found = Some(st);
+        }
+    }
+    found
+}
+
+/// Find the `|`/`>` header of a block scalar whose content starts at `content`,
+/// scanning forward from the end of the previous event.
+fn find_block_header(text: &str, from: usize, content: usize, empty: bool) -> usize {
+    let back = block_header_backward(text, content, empty);
+    let fwd = find_block_header_fwd(text, from, content);
+    match back {
+        Some(h) if fwd != h && indent::line_start(text, fwd) != indent::line_start(text, h) => h,
+        Some(h) if fwd >= content => h,
+        _ => fwd,
+    }
+}
+
+fn find_block_header_fwd(text: &str, from: usize, content: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = from.min(content);
+    while i < content {
+        match b[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | b':' | b'-' | b'?' | b',' => i += 1,
+            b'#' => {
+                while i < content && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'|' | b'>' => return i,
+            _ => {
+                // skip other tokens (props)
+                while i < content && !matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                    i += 1;
+                }
+            }
+        }
+    }
+    content
+}
+
+fn is_not_anchor_char(c: char) -> bool {
+    matches!(c, ' ' | ',' | '[' | ']' | '{' | '}' | '\n' | '\r' | '\t')
+}
+
+fn is_tag_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-#;/?:@&=+$_.!~*'()".contains(c)
+}
+
+/// Where a tag's shorthand part starting at byte `e` ends (before `limit`): tag characters and
+/// `%XX` escapes, as npm yaml's lexer reads them.
+pub(crate) fn tag_shorthand_end(text: &str, mut e: usize, limit: usize) -> usize {
+    let bytes = &text.as_bytes()[..limit.min(text.len())];
+    while let Some(c) = text.get(e..bytes.len()).and_then(|r| r.chars().next()) {
+        if is_tag_char(c) {
+            e += c.len_utf8();
+        } else if c == '%'
+            && bytes.get(e + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(e + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            e += 3;
+        } else {
+            break;
+        }
+    }
+    e
+}
+
+/// Lex `&anchor` / `!tag` properties starting at byte `b` (npm yaml lexer rules).
+fn lex_props(text: &str, mut b: usize, limit: usize) -> Props {
+    let mut p = Props::default();
+    let bytes = &text.as_bytes()[..limit.min(text.len())];
+    loop {
+        // skip whitespace and comments between properties
+        while b < bytes.len() {
+            match bytes[b] {
+                b' ' | b'\t' | b'\n' | b'\r' => b += 1,
+                b'#' => {
+                    while b < bytes.len() && bytes[b] != b'\n' {
+                        b += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        if b >= bytes.len() {
+            break;
+        }
+        match bytes[b] {
+            b'&' if p.anchor.is_none() => {
+                let st = b;
+                let mut e = b + 1;
+                for c in text[e..bytes.len()].chars() {
+                    if is_not_anchor_char(c) {
+                        break;
+                    }
+                    e += c.len_utf8();
+                }
+                p.anchor = Some((text[st + 1..e].to_string(), st));
+                b = e;
+                p.end = e;
+            }
+            b'!' if p.tag.is_none() => {
+                let st = b;
+                let mut e = b + 1;
+                if bytes.get(e) == Some(&b'<') {
+                    e += 1;
+                    while e < bytes.len() {
+                        let c = bytes[e];
+                        if c == b'>' {
+                            e += 1;
+                            break;
+                        }
+                        if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                            break;
+                        }
+                        e += 1;
+                    }
+                    // include non-ASCII chars properly
+                    while e < bytes.len() && !text.is_char_boundary(e) {
+                        e += 1;
+                    }
+                } else {
+                    e = tag_shorthand_end(text, e, bytes.len());
+                }
+                p.tag = Some((text[st..e].to_string(), st));
+                b = e;
+                p.end = e;
+            }
+            _ => break,
+        }
+    }
+    if p.end == 0 {
+        p.end = b;
+    }
+    p
+}
+
+/// JS `decodeURIComponent`; `None` on URIError.
+fn decode_uri_component(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_string());
+    }
+    let b = s.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = |j: usize| -> Option<u8> {
+                let h = std::str::from_utf8(b.get(j..j + 2)?).ok()?;
+                u8::from_str_radix(h, 16).ok()
+            };
+            let v = hex(i + 1)?;
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Hash of a key's resolved scalar value for duplicate detection
+/// (`a.value === b.value`); `None` for values never `===` to another node's.
+fn key_hash(s: &Scalar) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let mut h = super::fxhash::FxHasher::default();
+    match s {
+        Scalar::Null => 0u8.hash(&mut h),
+        Scalar::Bool(b) => (1u8, *b).hash(&mut h),
+        Scalar::Number(x) => {
+            if x.is_nan() {
+                return None;
+            }
+            (2u8, if *x == 0.0 { 0 } else { x.to_bits() }).hash(&mut h)
+        }
+        Scalar::Str(s) => (3u8, s.as_str()).hash(&mut h),
+        _ => return None,
+    }
+    Some(h.finish())
+}
+
+fn key_eq(a: &Scalar, b: &Scalar) -> bool {
+    match (a, b) {
+        (Scalar::Null, Scalar::Null) => true,
+        (Scalar::Bool(x), Scalar::Bool(y)) => x == y,
+        (Scalar::Number(x), Scalar::Number(y)) => x == y,
+        (Scalar::Str(x), Scalar::Str(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Keys seen in a map: hash -> head of a chain of key node ids.
+#[derive(Default)]
+struct KeySet {
+    first: FxHashMap<u64, u32>,
+    chain: Vec<(usize, u32)>,
+}
+
+pub(crate) struct Frame {
+    pub node: usize,
+    pub is_map: bool,
+    pub flow: bool,
+    /// npm yaml's indent of a block collection (column of its keys / `-`)
+    pub indent: usize,
+    indent_known: bool,
+    pub pending_key: Option<usize>,
+    keys: KeySet,
+    /// accumulated "stack cost" at this level
+    cost: f64,
+    /// a value npm yaml drops (see `is_dropped_explicit_value`)
+    dropped: bool,
+}
+
+/// Estimated fraction of node's default stack used per nesting level
+/// (measured against node 20 + yaml 2.9.0; see NOTES.md).
+const COST_FLOW: f64 = 1.0 / 936.0;
+const COST_BLOCK_MAP: f64 = 1.0 / 1499.0;
+const COST_BLOCK_SEQ: f64 = 1.0 / 1874.0;
+/// We only fail when npm yaml fails with a safety margin.
+const COST_LIMIT: f64 = 1.05;
+
+pub(crate) struct Composer<'a, 'b> {
+    pub(crate) src: &'b Source<'a>,
+    pub diags: Diags,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) stack: Vec<Frame>,
+    anchors: FxHashMap<String, usize>,
+    pub(crate) root: Option<usize>,
+    tag_prefixes: Vec<(String, String)>,
+    /// byte length of the first document's text
+    pub(crate) limit: usize,
+    /// npm yaml's `ctx.atRoot` turns false once any collection is composed
+    pub(crate) seen_collection: bool,
+    /// byte end of the previous event's span
+    pub(crate) last_end: usize,
+    /// npm-yaml-style end of the last composed node
+    pub(crate) last_node_end: usize,
+    /// (stand-in, original) for chars swapped before saphyr: lone `\r`, NUL (see `parse`)
+    pub(crate) placeholders: Vec<(char, char)>,
+    /// the next collection frame is a dropped value; how many dropped frames are open
+    drop_next_frame: bool,
+    dropped_depth: usize,
+}
+
+/// (outcome, diagnostics, saphyr error, second document start)
+pub(crate) type RunResult = (ComposeOutcome, Diags, Option<ScanError>, Option<(usize, bool)>);
+
+pub(crate) enum ComposeOutcome {
+    Done(Doc),
+    Failed,
+}
+
+impl<'a, 'b> Composer<'a, 'b> {
+    pub fn new(src: &'b Source<'a>, tag_prefixes: Vec<(String, String)>, limit: usize) -> Self {
+        Composer {
+            src,
+            diags: Diags::default(),
+            // A typical frontmatter has a node per ~40 bytes; the vector grows for denser text.
+            nodes: Vec::with_capacity(src.text.len() / 40 + 4),
+            stack: Vec::new(),
+            anchors: FxHashMap::default(),
+            root: None,
+            tag_prefixes,
+            limit,
+            seen_collection: false,
+            last_end: 0,
+            last_node_end: 0,
+            placeholders: Vec::new(),
+            drop_next_frame: false,
+            dropped_depth: 0,
+        }
+    }
+
+    fn byte(&self, m: saphyr_parser::Marker) -> usize {
+        self.src.char_to_offsets(m.index()).0
+    }
+
+    /// yaml `directives.tagName(source)`; `None` when unresolvable (error reported).
+    fn tag_name(&mut self, source: &str, pos: usize) -> Option<String> {
+        let len = source.len();
+        let err = |me: &mut Self, msg: String| {
+            me.diags.error(Diag::new("YAMLParseError", msg, pos, Some(pos + len)));
+        };
+        if source == "!" {
+            return Some("!".into());
+        }
+        if let Some(rest) = source.strip_prefix("!<") {
+            let verbatim = rest.strip_suffix('>').unwrap_or(&source[2..source.len() - 1]);
+            let verbatim = if source.len() >= 3 { &source[2..source.len() - 1] } else { verbatim };
+            if verbatim == "!" || verbatim == "!!" {
+                err(self, format!("Verbatim tags aren't resolved, so {source} is invalid."));
+                return None;
+            }
+            if !source.ends_with('>') {
+                err(self, "Verbatim tags must end with a >".into());
+            }
+            return Some(verbatim.to_string());
+        }
+        // /^(.*!)([^!]*)$/s
+        let split = source.rfind('!').map(|i| i + 1).unwrap_or(0);
+        let (handle, suffix) = source.split_at(split);
+        if suffix.is_empty() {
+            err(self, format!("The {source} tag has no suffix"));
+        }
+        let prefix = self.tag_prefixes.iter().rev().find(|(h, _)| h == handle).map(|(_, p)| p.clone());
+        if let Some(prefix) = prefix {
+            return match decode_uri_component(suffix) {
+                Some(d) => Some(prefix + &d),
+                None => {
+                    err(self, "URIError: URI malformed".into());
+                    None
+                }
+            };
+        }
+        if handle == "!" {
+            return Some(source.to_string());
+        }
+        err(self, format!("Could not resolve tag: {source}"));
+        None
+    }
+
+    fn warn_unresolved(&mut self, tag_name: &str, pos: usize, len: usize) {
+        self.diags.warn(Diag::new("YAMLWarning", format!("Unresolved tag: {tag_name}"), pos, Some(pos + len)));
+    }
+
+    fn push_node(&mut self, node: Node) -> usize {
+        let id = self.nodes.len();
+        // (nothing in a value npm yaml drops is composed, so its anchors are never set)
+        if let Some(a) = &node.anchor
+            && self.dropped_depth == 0
+        {
+            self.anchors.insert(a.clone(), id);
+        }
+        self.nodes.push(node);
+        id
+    }
+
+    /// npm yaml's tab-as-indentation and continuation-indentation checks for
+    /// a node attached in block context.
+    fn block_checks(&mut self, id: usize) {
+        let text = self.src.text;
+        // fix the block collection's indent from its first entry
+        if let Some(top) = self.stack.last()
+            && !top.flow
+            && !top.indent_known
+        {
+            let first = self.nodes[id].start;
+            // the `-` before the first item / `?` before an explicit first key
+            let ind = if top.is_map { b'?' } else { b'-' };
+            let b = text.as_bytes();
+            let mut i = first;
+            while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+                i -= 1;
+            }
+            let col_pos = if i > 0 && b[i - 1] == ind { i - 1 } else { first };
+            let col = indent::column(text, col_pos);
+            let top = self.stack.last_mut().unwrap();
+            top.indent = col;
+            top.indent_known = true;
+        }
+        let Some(top) = self.stack.last() else {
+            // the document's root node
+            let node = &self.nodes[id];
+            if matches!(node.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. }) {
+                return;
+            }
+            let is_block = matches!(node.kind, NodeKind::Map { .. } | NodeKind::Seq { .. });
+            let line_start = indent::line_start(text, node.start);
+            let upto = if node.content_start > node.start {
+                lex_props(text, node.start, node.end.max(node.content_start)).end.max(node.start)
+            } else {
+                node.start
+            };
+            if let Some((pos, len)) = indent::check_prefix(text, line_start, line_start, upto, 0, is_block) {
+                self.diags.error(Diag::new(
+                    "YAMLParseError",
+                    "Tabs are not allowed as indentation".into(),
+                    pos,
+                    Some(pos + len),
+                ));
+            }
+            return;
+        };
+        if top.flow {
+            return;
+        }
+        let node = &self.nodes[id];
+        let parent = &self.nodes[top.node];
+        let parent_indent = top.indent;
+        let (is_key, prev_end) = if top.is_map {
+            match top.pending_key {
+                None => (true, None),
+                Some(k) => (false, Some(self.nodes[k].end)),
+            }
+        } else {
+            (false, None)
+        };
+        let line_start = indent::line_start(text, node.start);
+        // the first key of a map that starts on the same line is covered by the map's check
+        let first_key_same_line = is_key
+            && matches!(&parent.kind, NodeKind::Map { pairs, .. } if pairs.is_empty())
+            && indent::line_start(text, parent.start) == line_start
+            && parent.start <= node.start;
+        let prefix_only_ws =
+            text[line_start..node.start].bytes().all(|c| matches!(c, b' ' | b'\t' | b'-' | b'?' | b':'));
+        let seg_start = match prev_end {
+            Some(e) if e > line_start => e,
+            _ => line_start,
+        };
+        if !first_key_same_line && (prefix_only_ws || seg_start > line_start) {
+            let is_block = matches!(node.kind, NodeKind::Map { flow: false, .. } | NodeKind::Seq { flow: false, .. });
+            // lex up to the end of the node's own props (same line)
+            let upto = if node.anchor.is_some() || node.tag.is_some() || node.content_start > node.start {
+                lex_props(text, node.start, node.end.max(node.content_start)).end.max(node.start)
+            } else {
+                node.start
+            };
+            if let Some((pos, len)) = indent::check_prefix(text, line_start, seg_start, upto, parent_indent, is_block) {
+                self.diags.error(Diag::new(
+                    "YAMLParseError",
+                    "Tabs are not allowed as indentation".into(),
+                    pos,
+                    Some(pos + len),
+                ));
+            }
+        }
+        // continuation lines of multi-line scalars
+        if let NodeKind::Scalar { style, .. } = &node.kind {
+            let kind = match style {
+                ScalarStyle::Plain => Some(Cont::Plain),
+                ScalarStyle::SingleQuoted => Some(Cont::Quoted(b'\'')),
+                ScalarStyle::DoubleQuoted => Some(Cont::Quoted(b'"')),
+                _ => None,
+            };
+            if let Some(kind) = kind
+                && let Some(d) = indent::check_continuation(text, node.content_start, node.end, parent_indent + 1, kind)
+            {
+                self.diags.error(d);
+            }
+        }
+    }
+
+    /// npm yaml: implicit keys (not after `?`) must be on a single line.
+    fn check_implicit_key(&mut self, id: usize) {
+        let text = self.src.text;
+        let b = text.as_bytes();
+        let n = &self.nodes[id];
+        let mut i = n.start;
+        while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i > 0 && b[i - 1] == b'?' {
+            return;
+        }
+        let multiline = match &n.kind {
+            NodeKind::Scalar { style, .. } => {
+                !matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
+                    && b[n.content_start..n.end.min(b.len())].contains(&b'\n')
+            }
+            NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. } | NodeKind::Alias { .. } => {
+                b[n.content_start..n.end.min(b.len())].contains(&b'\n')
+            }
+            _ => false,
+        };
+        // props followed by a line break before the key
+        let newline_after_prop = n.content_start > n.start && b[n.start..n.content_start].contains(&b'\n');
+        if multiline || newline_after_prop {
+            let st = n.content_start;
+            self.diags.error(Diag::new(
+                "YAMLParseError",
+                "Implicit keys need to be on a single line".into(),
+                st,
+                Some(n.end.max(st + 1)),
+            ));
+        }
+    }
+
+    /// npm yaml (`resolveBlockMap`): the value of an implicit key (no `?`; an empty key `: `
+    /// included) may not be a block mapping that starts on the line of its `:`. saphyr rejects
+    /// most such layouts itself (`a: b: c`), but accepts one after an empty key (`: x: y`).
+    fn check_compact_nested_map(&mut self, value_start: usize) {
+        let Some(top) = self.stack.last() else { return };
+        let (true, false, Some(k)) = (top.is_map, top.flow, top.pending_key) else { return };
+        let b = self.src.text.as_bytes();
+        let key = &self.nodes[k];
+        let mut i = key.start;
+        while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i > 0 && b[i - 1] == b'?' {
+            return;
+        }
+        let from = key.end.min(value_start);
+        if b[from..value_start].contains(&b'\n') {
+            return;
+        }
+        // the value's first token: white space and a comment after its props may end the line
+        let mut value_start = value_start;
+        while value_start < b.len() {
+            match b[value_start] {
+                b' ' | b'\t' | b'\r' => value_start += 1,
+                b'#' => {
+                    while value_start < b.len() && b[value_start] != b'\n' {
+                        value_start += 1;
+                    }
+                }
+                b'\n' => return,
+                _ => break,
+            }
+        }
+        {
+            self.diags.error(Diag::new(
+                "YAMLParseError",
+                "Nested mappings are not allowed in compact mappings".into(),
+                value_start,
+                None,
+            ));
+        }
+    }
+
+    /// A block sequence that saphyr (patched) returns as the value of an explicit key although
+    /// no `:` indicator precedes it (`? x` then `- a` at the mapping's indentation): npm yaml's
+    /// parser makes it the item's value, and its composer drops a value without `:`.
+    fn is_dropped_explicit_value(&self, key: usize, value: usize) -> bool {
+        if !matches!(self.nodes[value].kind, NodeKind::Seq { flow: false, .. }) {
+            return false;
+        }
+        let b = self.src.text.as_bytes();
+        let (from, to) = (self.nodes[key].end.min(b.len()), self.nodes[value].start.min(b.len()));
+        let mut i = from;
+        let mut prev_space = true;
+        while i < to {
+            match b[i] {
+                b'#' if prev_space => {
+                    while i < to && b[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                b':' if prev_space && matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\n' | b'\r')) => {
+                    return false;
+                }
+                c => prev_space = matches!(c, b' ' | b'\t' | b'\n' | b'\r'),
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Attach a node to its parent collection (or make it the root).
+    fn attach(&mut self, id: usize) {
+        if matches!(self.nodes[id].kind, NodeKind::Scalar { .. } | NodeKind::Alias { .. }) {
+            self.last_node_end = self.nodes[id].end;
+        }
+        self.block_checks(id);
+        let Some(top) = self.stack.last_mut() else {
+            self.root = Some(id);
+            return;
+        };
+        let parent = top.node;
+        let parent_flow = top.flow;
+        if top.is_map {
+            match top.pending_key.take() {
+                None => {
+                    top.pending_key = Some(id);
+                    if !parent_flow {
+                        self.check_implicit_key(id);
+                    }
+                    // duplicate key check (`mapIncludes`)
+                    if let NodeKind::Scalar { value, .. } = &self.nodes[id].kind
+                        && let Some(h) = key_hash(value)
+                    {
+                        let top = self.stack.last_mut().unwrap();
+                        let mut dup = false;
+                        let mut i = top.keys.first.get(&h).copied().unwrap_or(u32::MAX);
+                        while i != u32::MAX {
+                            let (n, next) = top.keys.chain[i as usize];
+                            if let NodeKind::Scalar { value: v2, .. } = &self.nodes[n].kind
+                                && key_eq(value, v2)
+                            {
+                                dup = true;
+                                break;
+                            }
+                            i = next;
+                        }
+                        if !dup {
+                            let pos = top.keys.chain.len() as u32;
+                            let prev = top.keys.first.insert(h, pos).unwrap_or(u32::MAX);
+                            top.keys.chain.push((id, prev));
+                        }
+                        if dup {
+                            let pos = self.nodes[id].content_start;
+                            self.diags.error(Diag::new("YAMLParseError", "Map keys must be unique".into(), pos, None));
+                        }
+                    }
+                }
+                Some(k) => {
+                    let value = if !parent_flow && self.is_dropped_explicit_value(k, id) {
+                        // npm yaml: a block sequence after `? key` with no `:` is dropped
+                        self.drop_next_frame = true;
+                        let at = self.nodes[id].start;
+                        self.nodes.push(Node {
+                            kind: NodeKind::Scalar {
+                                value: Scalar::Null,
+                                style: ScalarStyle::Plain,
+                                source: String::new(),
+                            },
+                            anchor: None,
+                            tag: None,
+                            start: at,
+                            content_start: at,
+                            end: at,
+                        });
+                        self.nodes.len() - 1
+                    } else {
+                        id
+                    };
+                    if let NodeKind::Map { pairs, .. } = &mut self.nodes[parent].kind {
+                        pairs.push((k, value));
+                    }
+                }
+            }
+        } else if let NodeKind::Seq { items, .. } = &mut self.nodes[parent].kind {
+            items.push(id);
+        }
+    }
+
+    /// Props for a node starting at `start` (byte), only lexed when needed.
+    fn props(&mut self, start: usize, end: usize, has_anchor: bool, has_tag: bool) -> Props {
+        if !has_anchor && !has_tag {
+            return Props { end: start, ..Props::default() };
+        }
+        lex_props(self.src.text, start, end)
+    }
+
+    fn scalar_event(&mut self, value: &str, style: ScalarStyle, anchor_id: usize, has_tag: bool, span: Span) {
+        let mut start = self.byte(span.start);
+        let end = self.byte(span.end);
+        let props = self.props(start, end, anchor_id != 0, has_tag);
+        let mut content_start = if has_tag || anchor_id != 0 { props.end } else { start };
+        // skip separating whitespace after props
+        let tb = self.src.text.as_bytes();
+        while content_start < end && matches!(tb.get(content_start), Some(b' ' | b'\t')) {
+            content_start += 1;
+        }
+        // (npm yaml reports anchor problems while resolving props, before the tag)
+        let anchor = self.check_anchor(&props);
+        let tag_name = match &props.tag {
+            Some((src, pos)) => {
+                let (src, pos) = (src.clone(), *pos);
+                self.tag_name(&src, pos).map(|n| (n, src, pos))
+            }
+            None => None,
+        };
+        // block scalars: npm yaml's own extent and folding rules
+        let mut value_owned: Option<String> = None;
+        for &(ph, orig) in &self.placeholders {
+            let cur = value_owned.as_deref().unwrap_or(value);
+            if cur.contains(ph) {
+                value_owned = Some(cur.replace(ph, orig.encode_utf8(&mut [0; 4])));
+            }
+        }
+        let mut block_end: Option<usize> = None;
+        if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+            let (indent_next, parent_indent) = match self.stack.last() {
+                Some(f) if !f.flow => (f.indent + 1, f.indent),
+                _ => (0, 0),
+            };
+            let at_root = self.stack.is_empty() && !self.seen_collection;
+            let header = if has_tag || anchor_id != 0 {
+                content_start
+            } else {
+                find_block_header(self.src.text, self.last_end, start, value.bytes().all(|c| c == b'\n'))
+            };
+            content_start = header;
+            if !(has_tag || anchor_id != 0) {
+                start = header;
+            }
+            let bs = blockscalar::resolve(self.src.text, self.limit, header, indent_next, parent_indent, at_root);
+            for e in bs.errors {
+                self.diags.error(e);
+            }
+            value_owned = Some(bs.value);
+            block_end = Some(bs.end);
+        } else if style == ScalarStyle::Plain && !value.is_empty() {
+            let first = self.src.text[content_start..].chars().next();
+            let bad = match first {
+                Some('|') | Some('>') => Some(format!("block scalar indicator {}", first.unwrap_or(' '))),
+                Some('%') => Some("directive indicator character %".to_string()),
+                Some('@') | Some('`') => Some(format!("reserved character {}", first.unwrap_or(' '))),
+                _ => None,
+            };
+            if let Some(b) = bad {
+                self.diags.error(Diag::new(
+                    "YAMLParseError",
+                    format!("Plain value cannot start with {b}"),
+                    content_start,
+                    Some(content_start + 1),
+                ));
+            }
+        }
+        let value: &str = value_owned.as_deref().unwrap_or(value);
+        let resolved = match &tag_name {
+            None => {
+                if style == ScalarStyle::Plain {
+                    schema::resolve_plain(value)
+                } else {
+                    Scalar::Str(value.to_string())
+                }
+            }
+            Some((name, src, pos)) => {
+                let known_coll =
+                    matches!(name.strip_prefix(YAML_PREFIX), Some("map" | "seq" | "set" | "omap" | "pairs"));
+                if known_coll {
+                    if name != "tag:yaml.org,2002:str" {
+                        self.warn_unresolved(name, *pos, src.len());
+                    }
+                    Scalar::Str(value.to_string())
+                } else {
+                    match schema::resolve_tagged_scalar(name, value) {
+                        TagResolution::Ok(s) => s,
+                        TagResolution::Unresolved => {
+                            self.warn_unresolved(name, *pos, src.len());
+                            Scalar::Str(value.to_string())
+                        }
+                        TagResolution::Failed(msg) => {
+                            self.diags.error(Diag::new("YAMLParseError", msg, *pos, Some(*pos + src.len())));
+                            Scalar::Str(value.to_string())
+                        }
+                    }
+                }
+            }
+        };
+        let id = self.push_node(Node {
+            kind: NodeKind::Scalar {
+                // the source text only matters for non-string values (a string's source is itself)
+                source: if matches!(resolved, Scalar::Str(_)) { String::new() } else { value.to_string() },
+                value: resolved,
+                style,
+            },
+            anchor,
+            tag: tag_name.map(|t| t.0),
+            start,
+            content_start,
+            end: block_end.unwrap_or(end),
+        });
+        self.attach(id);
+    }
+
+    fn check_anchor(&mut self, props: &Props) -> Option<String> {
+        let (name, pos) = props.anchor.as_ref()?;
+        if name.is_empty() {
+            self.diags.error(Diag::new(
+                "YAMLParseError",
+                "Anchor cannot be an empty string".into(),
+                *pos,
+                Some(pos + 1),
+            ));
+            return None;
+        }
+        if name.ends_with(':') {
+            let p = pos + name.len();
+            self.diags.warn(Diag::new("YAMLWarning", "Anchor ending in : is ambiguous".into(), p, Some(p + 1)));
+        }
+        Some(name.clone())
+    }
+
+    fn alias_event(&mut self, span: Span) {
+        let start = self.byte(span.start);
+        let end = self.byte(span.end);
+        let text = &self.src.text[start..end];
+        let name = text.strip_prefix('*').unwrap_or(text).to_string();
+        if name.is_empty() {
+            self.diags.error(Diag::new(
+                "YAMLParseError",
+                "Alias cannot be an empty string".into(),
+                start,
+                Some(start + 1),
+            ));
+        }
+        if name.ends_with(':') {
+            self.diags.warn(Diag::new("YAMLWarning", "Alias ending in : is ambiguous".into(), end - 1, Some(end)));
+        }
+        let target = self.anchors.get(&name).copied();
+        let id = self.push_node(Node {
+            kind: NodeKind::Alias { name, target },
+            anchor: None,
+            tag: None,
+            start,
+            content_start: start,
+            end,
+        });
+        self.attach(id);
+    }
+
+    fn collection_start(&mut self, is_map: bool, anchor_id: usize, has_tag: bool, span: Span) -> Result<(), ()> {
+        let mut start = self.byte(span.start);
+        let span_end = self.byte(span.end);
+        if anchor_id == 0 && !has_tag {
+            // an indentless block sequence's event starts at its first item,
+            // after the `-` (and an explicit key's map after the `?`)
+            let b = self.src.text.as_bytes();
+            let ind = if is_map { b'?' } else { b'-' };
+            let mut i = start.min(b.len());
+            while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+                i -= 1;
+            }
+            if i > 0 && b[i - 1] == ind && b.get(start) != Some(&ind) {
+                start = i - 1;
+            }
+        }
+        let props = self.props(start, span_end, anchor_id != 0, has_tag);
+        // a flow collection's start event covers its bracket (and maybe white space after it)
+        let last =
+            self.src.text[start.min(span_end)..span_end].trim_end_matches([' ', '\t', '\r', '\n']).chars().next_back();
+        let flow = span_end > start && matches!(last, Some('[' | '{'));
+        let bracket = start
+            + self.src.text[start.min(span_end)..span_end]
+                .trim_end_matches([' ', '\t', '\r', '\n'])
+                .len()
+                .saturating_sub(1);
+        // depth guard (npm yaml fails with a stack overflow)
+        let parent_cost = self.stack.last().map_or(0.0, |f| f.cost);
+        let cost = parent_cost
+            + if flow {
+                COST_FLOW
+            } else if is_map {
+                COST_BLOCK_MAP
+            } else {
+                COST_BLOCK_SEQ
+            };
+        if cost > COST_LIMIT {
+            let pos = if flow { bracket } else { props.end.max(start) };
+            self.diags.error(Diag::new("YAMLParseError", "Maximum call stack size exceeded".into(), pos, None));
+            return Err(());
+        }
+        self.seen_collection = true;
+        let exp_map = is_map;
+        let mut kind = if is_map { CollKind::Map } else { CollKind::Seq };
+        let anchor = self.check_anchor(&props);
+        let mut tag_out = None;
+        if let Some((src, pos)) = props.tag.clone()
+            && let Some(name) = self.tag_name(&src, pos)
+        {
+            tag_out = Some(name.clone());
+            let plain = name == "!"
+                || (exp_map && name == "tag:yaml.org,2002:map")
+                || (!exp_map && name == "tag:yaml.org,2002:seq");
+            if !plain {
+                let short = name.strip_prefix(YAML_PREFIX);
+                let exp = if exp_map { "map" } else { "seq" };
+                match (short, exp_map) {
+                    (Some("set"), true) => kind = CollKind::Set,
+                    (Some("omap"), false) => kind = CollKind::Omap,
+                    (Some("pairs"), false) => kind = CollKind::Pairs,
+                    (Some(k @ ("set" | "omap" | "pairs" | "binary" | "timestamp" | "merge")), _) => {
+                        let expects = match k {
+                            "set" => "map",
+                            "omap" | "pairs" => "seq",
+                            _ => "scalar",
+                        };
+                        self.diags.warn(Diag::new(
+                            "YAMLWarning",
+                            format!("{name} used for {exp} collection, but expects {expects}"),
+                            pos,
+                            Some(pos + src.len()),
+                        ));
+                    }
+                    _ => self.warn_unresolved(&name, pos, src.len()),
+                }
+            }
+        }
+        let content_start = if props.tag.is_some() || props.anchor.is_some() {
+            let mut c = props.end;
+            let tb = self.src.text.as_bytes();
+            while c < tb.len() && matches!(tb[c], b' ' | b'\t' | b'\n' | b'\r') {
+                c += 1;
+            }
+            c
+        } else {
+            start
+        };
+        let node = Node {
+            kind: if is_map {
+                NodeKind::Map { pairs: Vec::new(), kind, flow }
+            } else {
+                NodeKind::Seq { items: Vec::new(), kind, flow }
+            },
+            anchor,
+            tag: tag_out,
+            start,
+            content_start: if flow { bracket } else { content_start },
+            end: span_end,
+        };
+        if is_map && !flow {
+            self.check_compact_nested_map(if props.tag.is_some() || props.anchor.is_some() {
+                content_start
+            } else {
+                start
+            });
+        }
+        let id = self.push_node(node);
+        self.attach(id);
+        let indent = if flow {
+            0
+        } else {
+            // the `-` of an indentless sequence may precede the event's position
+            let b = self.src.text.as_bytes();
+            let ind = if is_map { b'?' } else { b'-' };
+            let mut i = span_end.min(b.len());
+            if b.get(i) != Some(&ind) {
+                while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+                    i -= 1;
+                }
+                i = if i > 0 && b[i - 1] == ind { i - 1 } else { span_end };
+            }
+            indent::column(self.src.text, i)
+        };
+        self.stack.push(Frame {
+            node: id,
+            is_map,
+            flow,
+            indent,
+            indent_known: true,
+            pending_key: None,
+            keys: KeySet::default(),
+            cost,
+            dropped: std::mem::take(&mut self.drop_next_frame),
+        });
+        if self.stack.last().is_some_and(|f| f.dropped) {
+            self.dropped_depth += 1;
+        }
+        Ok(())
+    }
+
+    fn collection_end(&mut self, span: Span) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        if frame.dropped {
+            self.dropped_depth -= 1;
+        }
+        let id = frame.node;
+        let span_end = self.byte(span.end);
+        // end = end of flow terminator, or end of last child for block collections
+        let flow = matches!(self.nodes[id].kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. });
+        let end = if flow {
+            span_end
+        } else {
+            let last_child = match &self.nodes[id].kind {
+                NodeKind::Map { pairs, .. } => pairs.last().map(|p| p.1),
+                NodeKind::Seq { items, .. } => items.last().copied(),
+                _ => None,
+            };
+            last_child.map_or(self.nodes[id].end, |c| self.nodes[c].end)
+        };
+        self.nodes[id].end = end.max(self.nodes[id].start);
+        self.last_node_end = self.nodes[id].end;
+        if flow
+            && let Some(top) = self.stack.last()
+            && !top.flow
+        {
+            let is_map = frame.is_map;
+            let n = &self.nodes[id];
+            if let Some(d) =
+                indent::check_continuation(self.src.text, n.content_start, n.end, top.indent + 1, Cont::Flow(is_map))
+            {
+                self.diags.error(d);
+            }
+        }
+        self.finish_special(id);
+    }
+
+    /// Tag-specific checks done by npm yaml after composing a collection.
+    fn finish_special(&mut self, id: usize) {
+        let tag_pos = self.nodes[id].start;
+        match &self.nodes[id].kind {
+            NodeKind::Map { kind: CollKind::Set, pairs, .. } => {
+                let ok = pairs.iter().all(|&(_, v)| match &self.nodes[v].kind {
+                    NodeKind::Scalar { value: Scalar::Null, .. } => self.nodes[v].tag.is_none(),
+                    _ => false,
+                });
+                if !ok {
+                    let len = self.tag_len_at(tag_pos);
+                    self.diags.error(Diag::new(
+                        "YAMLParseError",
+                        "Set items must all have null values".into(),
+                        tag_pos,
+                        Some(tag_pos + len),
+                    ));
+                    if let NodeKind::Map { kind, .. } = &mut self.nodes[id].kind {
+                        *kind = CollKind::Map;
+                    }
+                }
+            }
+            NodeKind::Seq { kind: k @ (CollKind::Omap | CollKind::Pairs), items, .. } => {
+                let is_omap = *k == CollKind::Omap;
+                let mut seen: Vec<Scalar> = Vec::new();
+                let mut errs = Vec::new();
+                for &it in items {
+                    let key = match &self.nodes[it].kind {
+                        NodeKind::Map { pairs, .. } => {
+                            if pairs.len() > 1 {
+                                errs.push("Each pair must have its own sequence indicator".to_string());
+                            }
+                            pairs.first().map(|p| p.0)
+                        }
+                        _ => Some(it),
+                    };
+                    if !is_omap {
+                        continue;
+                    }
+                    if let Some(k) = key
+                        && let NodeKind::Scalar { value, .. } = &self.nodes[k].kind
+                    {
+                        let dup = seen.iter().any(|s| same_value_zero_scalar(s, value));
+                        if dup {
+                            errs.push(format!(
+                                "Ordered maps must not include duplicate keys: {}",
+                                scalar_js_string(value)
+                            ));
+                        } else {
+                            seen.push(value.clone());
+                        }
+                    }
+                }
+                if !errs.is_empty() {
+                    let len = self.tag_len_at(tag_pos);
+                    for e in errs {
+                        self.diags.error(Diag::new("YAMLParseError", e, tag_pos, Some(tag_pos + len)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn tag_len_at(&self, pos: usize) -> usize {
+        let p = lex_props(self.src.text, pos, self.src.text.len());
+        match p.tag {
+            Some((s, _)) => s.len(),
+            None => 1,
+        }
+    }
+
+    /// Run the event loop for the first document.
+    pub fn run(mut self, parser: &mut Parser<'a, saphyr_parser::StrInput<'a>>) -> RunResult {
+        let mut docs = 0;
+        let mut second_doc: Option<(usize, bool)> = None;
+        let mut scan_error = None;
+        let mut failed = false;
+        while let Some(ev) = parser.next_event() {
+            let (ev, span) = match ev {
+                Ok(x) => x,
+                Err(e) => {
+                    let d = self.map_scan_error(&e);
+                    self.diags.error(d);
+                    scan_error = Some(e);
+                    break;
+                }
+            };
+            let mut span_end = self.byte(span.end);
+            if matches!(ev, Event::DocumentStart(false)) {
+                // an implicit document start's span covers the first token
+                span_end = self.byte(span.start);
+            }
+            match ev {
+                Event::StreamStart | Event::Nothing => {}
+                Event::StreamEnd => break,
+                Event::DocumentStart(explicit) => {
+                    docs += 1;
+                    if docs > 1 {
+                        second_doc = Some((self.byte(span.start), explicit));
+                        break;
+                    }
+                }
+                Event::DocumentEnd => {}
+                Event::Scalar(value, style, anchor_id, tag) => {
+                    self.scalar_event(&value, style, anchor_id, tag.is_some(), span);
+                }
+                Event::Alias(_) => self.alias_event(span),
+                Event::SequenceStart(anchor_id, tag) => {
+                    if self.collection_start(false, anchor_id, tag.is_some(), span).is_err() {
+                        failed = true;
+                        break;
+                    }
+                }
+                Event::MappingStart(anchor_id, tag) => {
+                    if self.collection_start(true, anchor_id, tag.is_some(), span).is_err() {
+                        failed = true;
+                        break;
+                    }
+                }
+                Event::SequenceEnd | Event::MappingEnd => self.collection_end(span),
+            }
+            self.last_end = span_end;
+        }
+        let diags = std::mem::take(&mut self.diags);
+        if failed || scan_error.is_some() {
+            return (ComposeOutcome::Failed, diags, scan_error, second_doc);
+        }
+        let doc = Doc { nodes: self.nodes, root: self.root };
+        (ComposeOutcome::Done(doc), diags, None, second_doc)
+    }
+}
+
+fn same_value_zero_scalar(a: &Scalar, b: &Scalar) -> bool {
+    match (a, b) {
+        (Scalar::Number(x), Scalar::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (Scalar::Null, Scalar::Null) => true,
+        (Scalar::Bool(x), Scalar::Bool(y)) => x == y,
+        (Scalar::Str(x), Scalar::Str(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `${value}` template-literal rendering of a scalar value.
+pub(crate) fn scalar_js_string(s: &Scalar) -> String {
+    match s {
+        Scalar::Null => "null".into(),
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Number(x) => super::number::js_number_to_string(*x),
+        Scalar::Str(s) => s.clone(),
+        Scalar::Date(t) => crate::engine::jsdate::date_to_string(*t),
+        Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
+        Scalar::Merge => "Symbol(<<)".into(),
+    }
+}

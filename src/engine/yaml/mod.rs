@@ -1,0 +1,248 @@
+//! A YAML layer whose observable results equal `YAML.parse(text)` from the
+//! npm package `yaml` 2.9.0 with default options (YAML 1.2 core schema,
+//! `uniqueKeys: true`, `merge: false`, `mapAsMap: false`, `prettyErrors: true`,
+//! `maxAliasCount: 100`).
+//!
+//! Syntax comes from `saphyr-parser` events (vendored with a small patch);
+//! this module composes them into npm yaml's node semantics, resolves tags
+//! and scalars, converts to JS values and reproduces npm yaml's errors.
+
+mod blockscalar;
+mod compose;
+mod diag;
+mod errmap;
+mod fxhash;
+mod indent;
+mod keystr;
+mod number;
+mod scanerr;
+mod schema;
+mod source;
+mod tojs;
+mod value;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_oracle;
+
+pub use number::js_number_to_string;
+pub use value::{Object, Value};
+
+use compose::{ComposeOutcome, Composer};
+use diag::Diag;
+use source::Source;
+
+/// A position in the parsed text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    /// 1-based line (lines are split on `\n` only, as npm yaml does)
+    pub line: usize,
+    /// 1-based column in chars (Unicode scalar values)
+    pub col: usize,
+    /// 1-based column in UTF-16 code units (what npm yaml reports)
+    pub col_utf16: usize,
+    /// byte offset in the text
+    pub byte: usize,
+}
+
+/// Position info for one top-level mapping key (when the document is a map).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeySpan {
+    /// the JS property name the key became
+    pub key: String,
+    /// start of the key node (including any anchor/tag properties)
+    pub key_start: Pos,
+    /// start of the value node (for an empty value: where it would start)
+    pub value_start: Pos,
+    /// end of the value node
+    pub value_end: Pos,
+}
+
+/// Successful parse: the JS value plus lint information and warnings.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// what `YAML.parse` returns
+    pub value: Value,
+    /// top-level keys in document order (duplicates that stringify equally are all listed)
+    pub top_keys: Vec<KeySpan>,
+    /// process warnings as Node prints them after `(node:PID) `, i.e. `String(warning)`:
+    /// `YAMLWarning: Unresolved tag: !foo at line 1, column 1:\n\n!foo bar\n^^^^\n`
+    /// or `Warning: Keys with collection values will be stringified ...`
+    pub warnings: Vec<String>,
+}
+
+/// What `YAML.parse` throws.
+#[derive(Debug, Clone)]
+pub struct YamlError {
+    /// `YAMLParseError`, `ReferenceError`, `Error` or `RangeError`
+    pub name: &'static str,
+    /// the message without the ` at line L, column C:...` suffix
+    pub message: String,
+    /// where npm yaml reports the error (`col_utf16` is npm yaml's column)
+    pub pos: Option<Pos>,
+    /// `String(error)` as Node prints it, e.g.
+    /// `YAMLParseError: Map keys must be unique at line 2, column 1:\n\nname: a\nname: b\n^\n`
+    pub pretty: String,
+    /// warnings emitted before the error was thrown (same format as [`Parsed::warnings`])
+    pub warnings: Vec<String>,
+}
+
+impl std::fmt::Display for YamlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.pretty)
+    }
+}
+
+impl std::error::Error for YamlError {}
+
+fn render(src: &Source<'_>, d: &Diag) -> (String, Option<Pos>) {
+    match d.start {
+        Some(s) => {
+            let (suffix, pos) = source::pretty_suffix(src, s.min(src.text.len()), d.end);
+            (format!("{}: {}{}", d.name, d.message, suffix), Some(pos))
+        }
+        None => (format!("{}: {}", d.name, d.message), None),
+    }
+}
+
+fn to_error(src: &Source<'_>, d: &Diag, warnings: Vec<String>) -> YamlError {
+    let (pretty, pos) = render(src, d);
+    YamlError { name: d.name, message: d.message.clone(), pos, pretty, warnings }
+}
+
+/// Parse `text` like `YAML.parse(text)` from npm yaml 2.9.0.
+///
+/// Never panics: an internal bug would be reported as an `Error` named
+/// `Error` (a safety net; the differential tests found no such case).
+#[allow(clippy::result_large_err)] // the error type is part of the required API
+pub fn parse(text: &str) -> Result<Parsed, YamlError> {
+    match std::panic::catch_unwind(|| parse_inner(text)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let message = format!("internal error in the YAML layer: {msg}");
+            Err(YamlError {
+                name: "Error",
+                pretty: format!("Error: {message}"),
+                message,
+                pos: None,
+                warnings: Vec::new(),
+            })
+        }
+    }
+}
+
+#[allow(clippy::result_large_err)]
+fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
+    let src = Source::new(text);
+    let pre = errmap::prescan(&src);
+    // Directives without a `---` line: npm yaml reports that after composing the
+    // document, so the directive lines are hidden from saphyr (char count kept).
+    let blanked: Option<String> = if pre.blank_directives {
+        let mut t = String::with_capacity(pre.doc1_end);
+        let mut last = 0;
+        for &(a, e) in &pre.directive_lines {
+            t.push_str(&text[last..a]);
+            let line = &text[a..e];
+            for c in line.chars() {
+                t.push(if c == '\n' { '\n' } else { ' ' });
+            }
+            last = e;
+        }
+        t.push_str(&text[last..pre.doc1_end.max(last)]);
+        Some(t)
+    } else {
+        None
+    };
+    let input: &str = blanked.as_deref().unwrap_or(&text[..pre.doc1_end]);
+    // Characters that are ordinary content for npm yaml but special to saphyr are swapped for
+    // unused private-use chars (one char for one, so char indices are kept) and restored in
+    // scalar values: a `\r` not followed by `\n` (content for npm yaml, a line break for
+    // saphyr) and a raw NUL (content for npm yaml, the end of input for saphyr's reader).
+    let lone_cr = input.as_bytes().windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n') || input.ends_with('\r');
+    let nul = input.as_bytes().contains(&0);
+    let mut placeholders: Vec<(char, char)> = Vec::new();
+    let replaced: Option<String> = if lone_cr || nul {
+        let mut unused = ('\u{E000}'..='\u{F8FF}').chain('\u{F0000}'..='\u{FFFFD}').filter(|c| !input.contains(*c));
+        let mut take = |orig: char| {
+            let ph = unused.next().unwrap_or('\u{FFFFD}');
+            placeholders.push((ph, orig));
+            ph
+        };
+        let cr_ph = if lone_cr { Some(take('\r')) } else { None };
+        let nul_ph = if nul { Some(take('\0')) } else { None };
+        let mut t = String::with_capacity(input.len() + 16);
+        let mut it = input.chars().peekable();
+        while let Some(c) = it.next() {
+            match (c, cr_ph, nul_ph) {
+                ('\r', Some(ph), _) if it.peek() != Some(&'\n') => t.push(ph),
+                ('\0', _, Some(ph)) => t.push(ph),
+                _ => t.push(c),
+            }
+        }
+        Some(t)
+    } else {
+        None
+    };
+    let input: &str = replaced.as_deref().unwrap_or(input);
+    let mut parser = saphyr_parser::Parser::new_from_str(input);
+    let mut composer = Composer::new(&src, pre.tag_prefixes.clone(), pre.doc1_end);
+    composer.placeholders = placeholders;
+    let (outcome, diags, scan_err, second_doc) = composer.run(&mut parser);
+    let mut errors = diags.errors;
+    let mut warn_diags = pre.warnings.clone();
+    warn_diags.extend(diags.warnings);
+    if let Some(e) = pre.error.clone() {
+        errors.insert(0, e);
+    }
+    let _ = scan_err;
+    if let Some(e) = pre.late_error.clone() {
+        errors.push(e);
+    }
+    let second = second_doc.map(|(b, _)| b).or(pre.extra_doc);
+    if let Some(b) = second {
+        errors.push(errmap::multi_doc_error(&src, b));
+    }
+    let mut warnings: Vec<String> = warn_diags.iter().map(|w| render(&src, w).0).collect();
+    if let Some(e) = errors.first() {
+        return Err(to_error(&src, e, warnings));
+    }
+    let ComposeOutcome::Done(doc) = outcome else {
+        let d = Diag::bare("YAMLParseError", "Unexpected end of input".into());
+        return Err(to_error(&src, &d, warnings));
+    };
+    let mut tj = tojs::ToJs::new(&doc, text);
+    let res = tj.run();
+    warnings.extend(tj.warnings.iter().map(|w| render(&src, w).0));
+    match res {
+        Err(d) => Err(to_error(&src, &d, warnings)),
+        Ok(value) => {
+            let top_keys = tj
+                .top_keys
+                .iter()
+                .map(|tk| {
+                    let k = &doc.nodes[tk.key_node];
+                    let v = &doc.nodes[tk.value_node];
+                    // an empty value is reported right after the `:` indicator
+                    let (vs, ve) = if v.start == v.end && text.as_bytes().get(v.start) == Some(&b':') {
+                        (v.start + 1, v.start + 1)
+                    } else {
+                        (v.start, v.end)
+                    };
+                    KeySpan {
+                        key: tk.key.clone(),
+                        key_start: src.pos_of_byte(k.start),
+                        value_start: src.pos_of_byte(vs),
+                        value_end: src.pos_of_byte(ve),
+                    }
+                })
+                .collect();
+            Ok(Parsed { value, top_keys, warnings })
+        }
+    }
+}

@@ -1,0 +1,622 @@
+//! Node tree -> JS values (npm yaml `toJS` with `keep: true`), iteratively.
+//!
+//! Reproduces: alias resolution and the `maxAliasCount` (100) rule,
+//! `addPairToJSMap` key stringification, `!!set`/`!!omap`/`!!pairs`/`!!merge`.
+
+use super::fxhash::{FxHashMap, KeyIndex};
+
+use super::compose::{CollKind, Doc, NodeKind};
+use super::diag::Diag;
+use super::keystr;
+use super::number::js_number_to_string;
+use super::schema::Scalar;
+use super::value::{Object, Value};
+use crate::engine::jsdate::date_to_string;
+
+const MAX_ALIAS_COUNT: f64 = 100.0;
+
+struct AnchorData {
+    res: Option<Value>,
+    count: f64,
+    alias_count: f64,
+}
+
+/// A converted value plus its JS object identity (node id) when it is an object.
+struct Res {
+    v: Value,
+    ident: Option<usize>,
+}
+
+/// Output container of a map-like frame.
+enum MapOut {
+    Object(ObjBuilder),
+    JsMap(Vec<(Value, Value)>, Vec<Option<usize>>),
+    Set(Vec<Value>, Vec<Option<usize>>),
+}
+
+struct ObjBuilder {
+    entries: Vec<(String, Value)>,
+    index: Option<KeyIndex>,
+}
+
+impl ObjBuilder {
+    fn new() -> Self {
+        ObjBuilder { entries: Vec::new(), index: None }
+    }
+    fn position(&self, k: &str) -> Option<usize> {
+        match &self.index {
+            Some(ix) => ix.find(k, |i| self.entries[i].0.as_str()),
+            None => self.entries.iter().position(|(e, _)| e == k),
+        }
+    }
+    fn has(&self, k: &str) -> bool {
+        self.position(k).is_some()
+    }
+    fn set(&mut self, k: String, v: Value) {
+        if let Some(i) = self.position(&k) {
+            self.entries[i].1 = v;
+            return;
+        }
+        if let Some(ix) = &mut self.index {
+            ix.push(&k);
+        }
+        self.entries.push((k, v));
+        if self.index.is_none() && self.entries.len() > 16 {
+            let mut ix = KeyIndex::with_capacity(self.entries.len() * 2);
+            for (k, _) in &self.entries {
+                ix.push(k);
+            }
+            self.index = Some(ix);
+        }
+    }
+    fn finish(self) -> Object {
+        Object::from_parts(self.entries, self.index)
+    }
+}
+
+enum Frame {
+    Seq {
+        node: usize,
+        idx: usize,
+        out: Vec<Value>,
+    },
+    /// `!!pairs`: array of single-pair objects; `!!omap`: JS Map
+    PairSeq {
+        node: usize,
+        idx: usize,
+        omap: bool,
+        /// 0 = next is key, 1 = next is value
+        phase: u8,
+        key: Option<Res>,
+        out_pairs: Vec<Value>,
+        out_map: Vec<(Value, Value)>,
+        out_ids: Vec<Option<usize>>,
+    },
+    Map {
+        node: usize,
+        idx: usize,
+        /// 0 = key next, 1 = value next
+        phase: u8,
+        key: Option<(Res, String)>,
+        out: MapOut,
+        top_level: bool,
+    },
+}
+
+pub(crate) struct TopKey {
+    pub key: String,
+    pub key_node: usize,
+    pub value_node: usize,
+}
+
+pub(crate) struct ToJs<'d> {
+    doc: &'d Doc,
+    text: &'d str,
+    anchors: FxHashMap<usize, AnchorData>,
+    pub warnings: Vec<Diag>,
+    map_key_warned: bool,
+    pub top_keys: Vec<TopKey>,
+}
+
+enum Next {
+    Node(usize),
+    Null,
+    Done,
+}
+
+enum Step {
+    Done(Res),
+    Pushed,
+}
+
+impl<'d> ToJs<'d> {
+    pub fn new(doc: &'d Doc, text: &'d str) -> Self {
+        ToJs {
+            doc,
+            text,
+            anchors: FxHashMap::default(),
+            warnings: Vec::new(),
+            map_key_warned: false,
+            top_keys: Vec::new(),
+        }
+    }
+
+    /// Anchor names of all converted anchored nodes (the stringify context's anchors).
+    pub fn anchor_names(&self) -> Vec<String> {
+        self.anchors.keys().filter_map(|&n| self.doc.nodes[n].anchor.clone()).collect()
+    }
+
+    pub fn run(&mut self) -> Result<Value, Diag> {
+        match self.doc.root {
+            None => Ok(Value::Null),
+            Some(r) => Ok(self.convert(r, true, false)?.v),
+        }
+    }
+
+    fn scalar_value(s: &Scalar) -> Value {
+        match s {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::Bool(*b),
+            Scalar::Number(x) => Value::Number(*x),
+            Scalar::Str(s) => Value::String(s.clone()),
+            Scalar::Date(t) => Value::Date(*t),
+            Scalar::Buffer(b) => Value::Buffer(b.clone()),
+            // A JS Symbol; only reachable as a value of `!!merge`-tagged scalars.
+            Scalar::Merge => Value::String("<<".into()),
+        }
+    }
+
+    /// Start converting `id`: either a finished value or a pushed frame.
+    fn start(&mut self, id: usize, stack: &mut Vec<Frame>, top_level: bool, as_js_map: bool) -> Result<Step, Diag> {
+        let node = &self.doc.nodes[id];
+        if node.anchor.is_some() && !matches!(node.kind, NodeKind::Alias { .. }) {
+            // (re-)register the anchor; `res` set on completion (onCreate)
+            self.anchors.insert(id, AnchorData { res: None, count: 1.0, alias_count: 0.0 });
+        }
+        match &node.kind {
+            NodeKind::Scalar { value, .. } => {
+                let v = Self::scalar_value(value);
+                let ident = match value {
+                    Scalar::Date(_) | Scalar::Buffer(_) => Some(id),
+                    _ => None,
+                };
+                if node.anchor.is_some()
+                    && let Some(d) = self.anchors.get_mut(&id)
+                {
+                    d.res = Some(v.clone());
+                }
+                Ok(Step::Done(Res { v, ident }))
+            }
+            NodeKind::Alias { name, target } => self.alias(name, *target).map(Step::Done),
+            NodeKind::Seq { kind, .. } => {
+                match kind {
+                    CollKind::Omap | CollKind::Pairs => stack.push(Frame::PairSeq {
+                        node: id,
+                        idx: 0,
+                        omap: *kind == CollKind::Omap,
+                        phase: 0,
+                        key: None,
+                        out_pairs: Vec::new(),
+                        out_map: Vec::new(),
+                        out_ids: Vec::new(),
+                    }),
+                    _ => stack.push(Frame::Seq { node: id, idx: 0, out: Vec::new() }),
+                }
+                Ok(Step::Pushed)
+            }
+            NodeKind::Map { kind, .. } => {
+                let out = if as_js_map {
+                    MapOut::JsMap(Vec::new(), Vec::new())
+                } else if *kind == CollKind::Set {
+                    MapOut::Set(Vec::new(), Vec::new())
+                } else {
+                    MapOut::Object(ObjBuilder::new())
+                };
+                stack.push(Frame::Map {
+                    node: id,
+                    idx: 0,
+                    phase: 0,
+                    key: None,
+                    out,
+                    top_level: top_level && *kind == CollKind::Map && !as_js_map,
+                });
+                Ok(Step::Pushed)
+            }
+        }
+    }
+
+    fn alias(&mut self, name: &str, target: Option<usize>) -> Result<Res, Diag> {
+        let Some(src) = target else {
+            return Err(Diag::bare(
+                "ReferenceError",
+                format!("Unresolved alias (the anchor must be set before the alias): {name}"),
+            ));
+        };
+        if !self.anchors.contains_key(&src) {
+            // "Resolve anchors for Node.prototype.toJS()"
+            self.convert(src, false, false)?;
+        }
+        let needs_count = self.anchors.get(&src).is_some_and(|d| d.alias_count == 0.0);
+        let ac = if needs_count { self.get_alias_count(src) } else { 0.0 };
+        let Some(data) = self.anchors.get_mut(&src) else {
+            return Err(Diag::bare("ReferenceError", "This should not happen: Alias anchor was not resolved?".into()));
+        };
+        data.count += 1.0;
+        if needs_count {
+            data.alias_count = ac;
+        }
+        if data.count * data.alias_count > MAX_ALIAS_COUNT {
+            return Err(Diag::bare(
+                "ReferenceError",
+                "Excessive alias count indicates a resource exhaustion attack".into(),
+            ));
+        }
+        let v = match &data.res {
+            Some(v) => v.clone(),
+            None => Value::Circular,
+        };
+        let ident = match v {
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => None,
+            _ => Some(src),
+        };
+        Ok(Res { v, ident })
+    }
+
+    /// `getAliasCount(doc, node, anchors)`: max over leaves (scalar = 1,
+    /// alias = its anchor's count * aliasCount), 0 for no leaves.
+    fn get_alias_count(&self, id: usize) -> f64 {
+        let mut max: f64 = 0.0;
+        let mut st = vec![id];
+        while let Some(n) = st.pop() {
+            match &self.doc.nodes[n].kind {
+                NodeKind::Scalar { .. } => max = max.max(1.0),
+                NodeKind::Alias { target, .. } => {
+                    let c = target.and_then(|t| self.anchors.get(&t)).map_or(0.0, |d| d.count * d.alias_count);
+                    max = max.max(c);
+                }
+                NodeKind::Seq { items, .. } => st.extend(items.iter().copied()),
+                NodeKind::Map { pairs, .. } => {
+                    for &(k, v) in pairs {
+                        st.push(k);
+                        st.push(v);
+                    }
+                }
+            }
+        }
+        max
+    }
+
+    /// Convert a node (iteratively).
+    fn convert(&mut self, id: usize, top_level: bool, as_js_map: bool) -> Result<Res, Diag> {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut pending: Option<Res> = match self.start(id, &mut stack, top_level, as_js_map)? {
+            Step::Done(r) => return Ok(r),
+            Step::Pushed => None,
+        };
+        loop {
+            // deliver a finished child to the top frame
+            if let Some(r) = pending.take() {
+                let Some(top) = stack.last_mut() else {
+                    return Ok(r);
+                };
+                self.deliver(top, r)?;
+            }
+            let Some(top) = stack.last_mut() else { unreachable!() };
+            match self.next_child(top) {
+                Next::Node(child) => match self.start(child, &mut stack, false, false)? {
+                    Step::Done(r) => pending = Some(r),
+                    Step::Pushed => {}
+                },
+                Next::Null => pending = Some(Res { v: Value::Null, ident: None }),
+                Next::Done => {
+                    let frame = stack.pop().unwrap();
+                    let r = self.finish(frame)?;
+                    if stack.is_empty() {
+                        return Ok(r);
+                    }
+                    pending = Some(r);
+                }
+            }
+        }
+    }
+
+    /// The next node to convert for this frame, or None when complete.
+    fn next_child(&self, f: &Frame) -> Next {
+        match f {
+            Frame::Seq { node, idx, .. } => match &self.doc.nodes[*node].kind {
+                NodeKind::Seq { items, .. } => items.get(*idx).map_or(Next::Done, |&c| Next::Node(c)),
+                _ => Next::Done,
+            },
+            Frame::PairSeq { node, idx, phase, .. } => {
+                let NodeKind::Seq { items, .. } = &self.doc.nodes[*node].kind else {
+                    return Next::Done;
+                };
+                let Some(&item) = items.get(*idx) else {
+                    return Next::Done;
+                };
+                let (k, v) = self.pair_of_item(item);
+                match if *phase == 0 { k } else { v } {
+                    Some(n) => Next::Node(n),
+                    None => Next::Null,
+                }
+            }
+            Frame::Map { node, idx, phase, .. } => {
+                let NodeKind::Map { pairs, .. } = &self.doc.nodes[*node].kind else {
+                    return Next::Done;
+                };
+                match pairs.get(*idx) {
+                    Some(&(k, v)) => Next::Node(if *phase == 0 { k } else { v }),
+                    None => Next::Done,
+                }
+            }
+        }
+    }
+
+    /// `resolvePairs` view of a `!!pairs`/`!!omap` item: (key, value) nodes.
+    fn pair_of_item(&self, item: usize) -> (Option<usize>, Option<usize>) {
+        match &self.doc.nodes[item].kind {
+            NodeKind::Map { pairs, .. } => match pairs.first() {
+                Some(&(k, v)) => (Some(k), Some(v)),
+                None => (None, None),
+            },
+            _ => (Some(item), None),
+        }
+    }
+
+    fn deliver(&mut self, f: &mut Frame, r: Res) -> Result<(), Diag> {
+        match f {
+            Frame::Seq { out, idx, .. } => {
+                out.push(r.v);
+                *idx += 1;
+            }
+            Frame::PairSeq { node, idx, omap, phase, key, out_pairs, out_map, out_ids } => {
+                if *phase == 0 {
+                    *key = Some(r);
+                    *phase = 1;
+                } else {
+                    let k = key.take().unwrap();
+                    *phase = 0;
+                    let item = match &self.doc.nodes[*node].kind {
+                        NodeKind::Seq { items, .. } => items[*idx],
+                        _ => unreachable!(),
+                    };
+                    *idx += 1;
+                    if *omap {
+                        if out_map
+                            .iter()
+                            .zip(out_ids.iter())
+                            .any(|((ev, _), eid)| same_value_zero(ev, *eid, &k.v, k.ident))
+                        {
+                            return Err(Diag::bare("Error", "Ordered maps must not include duplicate keys".into()));
+                        }
+                        out_ids.push(k.ident);
+                        out_map.push((k.v, r.v));
+                    } else {
+                        let key_node = self.pair_of_item(item).0;
+                        let sk = self.stringify_key(key_node, &k.v)?;
+                        let mut o = ObjBuilder::new();
+                        o.set(sk, r.v);
+                        out_pairs.push(Value::Object(o.finish()));
+                    }
+                }
+            }
+            Frame::Map { node, idx, phase, key, out, top_level } => {
+                let NodeKind::Map { pairs, .. } = &self.doc.nodes[*node].kind else { unreachable!() };
+                let (knode, vnode) = pairs[*idx];
+                if *phase == 0 {
+                    // merge key (`!!merge <<`)
+                    if let NodeKind::Scalar { value: Scalar::Merge, .. } = &self.doc.nodes[knode].kind {
+                        self.merge(out, vnode)?;
+                        *idx += 1;
+                        return Ok(());
+                    }
+                    match out {
+                        MapOut::Set(vals, ids) => {
+                            if !vals.iter().zip(ids.iter()).any(|(ev, eid)| same_value_zero(ev, *eid, &r.v, r.ident)) {
+                                vals.push(r.v);
+                                ids.push(r.ident);
+                            }
+                            *idx += 1;
+                        }
+                        MapOut::JsMap(..) => {
+                            *key = Some((r, String::new()));
+                            *phase = 1;
+                        }
+                        MapOut::Object(_) => {
+                            let sk = self.stringify_key(Some(knode), &r.v)?;
+                            *key = Some((r, sk));
+                            *phase = 1;
+                        }
+                    }
+                } else {
+                    let (k, sk) = key.take().unwrap();
+                    *phase = 0;
+                    *idx += 1;
+                    match out {
+                        MapOut::Object(o) => {
+                            if *top_level {
+                                self.top_keys.push(TopKey { key: sk.clone(), key_node: knode, value_node: vnode });
+                            }
+                            o.set(sk, r.v);
+                        }
+                        MapOut::JsMap(m, ids) => {
+                            if let Some(i) = m
+                                .iter()
+                                .zip(ids.iter())
+                                .position(|((ev, _), eid)| same_value_zero(ev, *eid, &k.v, k.ident))
+                            {
+                                m[i].1 = r.v;
+                            } else {
+                                ids.push(k.ident);
+                                m.push((k.v, r.v));
+                            }
+                        }
+                        MapOut::Set(..) => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, f: Frame) -> Result<Res, Diag> {
+        let (id, v) = match f {
+            Frame::Seq { node, out, .. } => (node, Value::Array(out)),
+            Frame::PairSeq { node, omap, out_pairs, out_map, .. } => {
+                (node, if omap { Value::Map(out_map) } else { Value::Array(out_pairs) })
+            }
+            Frame::Map { node, out, .. } => (
+                node,
+                match out {
+                    MapOut::Object(o) => Value::Object(o.finish()),
+                    MapOut::JsMap(m, _) => Value::Map(m),
+                    MapOut::Set(s, _) => Value::Set(s),
+                },
+            ),
+        };
+        if self.doc.nodes[id].anchor.is_some()
+            && let Some(d) = self.anchors.get_mut(&id)
+            && d.res.is_none()
+        {
+            d.res = Some(v.clone());
+        }
+        Ok(Res { v, ident: Some(id) })
+    }
+
+    /// `stringifyKey(key, jsKey, ctx)`
+    fn stringify_key(&mut self, key_node: Option<usize>, v: &Value) -> Result<String, Diag> {
+        Ok(match v {
+            Value::Null => String::new(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(x) => js_number_to_string(*x),
+            Value::String(s) => s.clone(),
+            _ => {
+                let s = match key_node.map(|k| (k, &self.doc.nodes[k].kind)) {
+                    Some((_, NodeKind::Scalar { value, .. })) => match value {
+                        Scalar::Date(t) => date_to_string(*t),
+                        Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
+                        other => super::compose::scalar_js_string(other),
+                    },
+                    Some((k, _)) => {
+                        let names = self.anchor_names();
+                        keystr::stringify_key_node(self.doc, self.text, k, names)?
+                    }
+                    None => js_to_string(v),
+                };
+                if !self.map_key_warned {
+                    let mut json = serde_json::to_string(&s).unwrap_or_default();
+                    let units: Vec<u16> = json.encode_utf16().collect();
+                    if units.len() > 40 {
+                        json = String::from_utf16_lossy(&units[..36]) + "...\"";
+                    }
+                    self.warnings.push(Diag::bare(
+                        "Warning",
+                        format!(
+                            "Keys with collection values will be stringified due to JS Object restrictions: {json}. Set mapAsMap: true to use object keys."
+                        ),
+                    ));
+                    self.map_key_warned = true;
+                }
+                s
+            }
+        })
+    }
+
+    /// `addMergeToJSMap`
+    fn merge(&mut self, out: &mut MapOut, value_node: usize) -> Result<(), Diag> {
+        let resolve = |me: &Self, n: usize| -> usize {
+            match &me.doc.nodes[n].kind {
+                NodeKind::Alias { target: Some(t), .. } => *t,
+                _ => n,
+            }
+        };
+        let src = resolve(self, value_node);
+        let sources: Vec<usize> = match &self.doc.nodes[src].kind {
+            NodeKind::Seq { items, .. } => items.iter().map(|&i| resolve(self, i)).collect(),
+            _ => vec![src],
+        };
+        for s in sources {
+            if !matches!(self.doc.nodes[s].kind, NodeKind::Map { .. }) {
+                return Err(Diag::bare("Error", "Merge sources must be maps or map aliases".into()));
+            }
+            // source.toJSON(null, ctx, Map): the node's own anchor is not registered
+            let saved_anchor = self.anchors.remove(&s);
+            let m = self.convert_as_js_map(s)?;
+            if let Some(a) = saved_anchor {
+                self.anchors.insert(s, a);
+            }
+            for (k, v) in m {
+                match out {
+                    MapOut::Object(o) => {
+                        let pk = js_to_string(&k);
+                        if !o.has(&pk) {
+                            o.set(pk, v);
+                        }
+                    }
+                    MapOut::Set(vals, ids) => {
+                        if !vals.iter().any(|e| same_value_zero(e, None, &k, None)) {
+                            vals.push(k);
+                            ids.push(None);
+                        }
+                    }
+                    MapOut::JsMap(m, ids) => {
+                        if !m.iter().any(|(e, _)| same_value_zero(e, None, &k, None)) {
+                            m.push((k, v));
+                            ids.push(None);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn convert_as_js_map(&mut self, id: usize) -> Result<Vec<(Value, Value)>, Diag> {
+        let anchor = self.doc.nodes[id].anchor.is_some();
+        let r = self.convert(id, false, true)?;
+        if anchor {
+            self.anchors.remove(&id);
+        }
+        Ok(match r.v {
+            Value::Map(m) => m,
+            _ => Vec::new(),
+        })
+    }
+}
+
+/// SameValueZero for primitives, identity (originating node) for objects.
+fn same_value_zero(a: &Value, aid: Option<usize>, b: &Value, bid: Option<usize>) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_), _)
+        | (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)) => false,
+        _ => aid.is_some() && aid == bid,
+    }
+}
+
+/// JS `String(value)` / ToPropertyKey.
+pub(crate) fn js_to_string(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(x) => js_number_to_string(*x),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a
+            .iter()
+            .map(|x| match x {
+                Value::Null => String::new(),
+                other => js_to_string(other),
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        Value::Object(_) => "[object Object]".into(),
+        Value::Date(t) => date_to_string(*t),
+        Value::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
+        Value::Map(_) => "[object Map]".into(),
+        Value::Set(_) => "[object Set]".into(),
+        Value::Circular => String::new(),
+    }
+}

@@ -1,0 +1,166 @@
+//! rustc-style diagnostics (annotate-snippets), then a summary line.
+
+use crate::lint::term::{self, SafeText};
+use crate::lint::{Finding, Report, Severity};
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+
+/// Options of the human renderer.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub color: bool,
+    /// Terminal width used to cut long source lines.
+    pub width: usize,
+    /// Show each fix's diff (off when `--diff` writes the patch to stdout on its own).
+    pub diffs: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { color: false, width: 140, diffs: true }
+    }
+}
+
+/// Every finding, each followed by a blank line, then the diffs (if any), then the summary.
+pub fn render(report: &Report, opts: Options) -> String {
+    let renderer = if opts.color { Renderer::styled() } else { Renderer::plain() }.term_width(opts.width);
+    let mut out = String::new();
+    for i in &report.inputs {
+        out.push_str(&format!(
+            "linting {} as {}\n",
+            term::escape(&report.display_path(&i.path)),
+            term::escape(&i.taken_as)
+        ));
+    }
+    if !report.inputs.is_empty() {
+        out.push('\n');
+    }
+    for f in &report.findings {
+        out.push_str(&finding(report, f, &renderer));
+        out.push_str("\n\n");
+    }
+    for fix in &report.fixes {
+        let status = if fix.applied {
+            "fixed"
+        } else if let Some(why) = &fix.refused {
+            out.push_str(&format!(
+                "not fixed: {}: {}\n",
+                term::escape(&report.display_path(&fix.path)),
+                term::escape(why)
+            ));
+            continue;
+        } else {
+            "would fix (run with --fix)"
+        };
+        out.push_str(&format!("{status}: {}\n", term::escape(&report.display_path(&fix.path))));
+        for d in &fix.fixes {
+            out.push_str(&format!("  - {}\n", term::escape(d)));
+        }
+        if opts.diffs && !fix.diff.is_empty() {
+            for line in fix.diff.lines() {
+                let colored = match line.as_bytes().first() {
+                    Some(b'+') if opts.color && !line.starts_with("+++") => {
+                        format!("\x1b[32m{}\x1b[0m", term::escape(line))
+                    }
+                    Some(b'-') if opts.color && !line.starts_with("---") => {
+                        format!("\x1b[31m{}\x1b[0m", term::escape(line))
+                    }
+                    _ => term::escape(line).into_owned(),
+                };
+                out.push_str(&colored);
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str(&summary(report));
+    out.push('\n');
+    out
+}
+
+/// `2 errors, 1 warning in 3 skill files (1 fixable with --fix)`.
+pub fn summary(report: &Report) -> String {
+    let s = &report.summary;
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let files = plural(s.files, "skill file", "skill files");
+    let mut line = if report.findings.is_empty() {
+        format!("no problems found in {files}")
+    } else {
+        format!(
+            "{}, {}, {} in {files}",
+            plural(s.errors, "error", "errors"),
+            plural(s.warnings, "warning", "warnings"),
+            plural(s.info, "info", "info")
+        )
+    };
+    if s.fixable > 0 {
+        line.push_str(&format!("; {} fixable with --fix", s.fixable));
+    }
+    if s.fixed > 0 {
+        line.push_str(&format!("; {} fixed", plural(s.fixed, "file", "files")));
+    }
+    if !report.complete {
+        line.push_str("; discovery is incomplete: the harness would publish no catalog");
+    }
+    line
+}
+
+fn level(s: Severity) -> Level<'static> {
+    match s {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    }
+}
+
+fn finding(report: &Report, f: &Finding, renderer: &Renderer) -> String {
+    let display = term::escape(&report.display_path(&f.path)).into_owned();
+    let title = level(f.severity).primary_title(term::escape(&f.message).into_owned()).id(f.rule);
+    let src = report.files.get(&f.path);
+    let mut group: Group = match (src, &f.span) {
+        (Some(src), Some(span)) => {
+            let span = src.clamp(span);
+            // The lines to show: the finding's, and those of related spans in the same file.
+            let mut spans = vec![(span.clone(), true, f.label.clone())];
+            for r in &f.related {
+                if r.path == f.path
+                    && let Some(rs) = &r.span
+                {
+                    spans.push((src.clamp(rs), false, Some(r.message.clone())));
+                }
+            }
+            let first = spans.iter().map(|(s, ..)| src.line_of(s.start)).min().unwrap_or(1);
+            let last = spans.iter().map(|(s, ..)| src.line_of(s.end.max(s.start + 1) - 1)).max().unwrap_or(first);
+            let window = src.line_range(first).start..src.line_range(last).end;
+            let excerpt = &src.text[window.clone()];
+            let safe = SafeText::new(excerpt);
+            let mut snippet = Snippet::source(safe.text.clone()).line_start(first).path(display.clone()).fold(true);
+            for (s, primary, label) in spans {
+                let a = safe.map(s.start.saturating_sub(window.start).min(excerpt.len()));
+                let b = safe.map(s.end.saturating_sub(window.start).min(excerpt.len())).max(a);
+                let kind = if primary { AnnotationKind::Primary } else { AnnotationKind::Context };
+                let mut ann = kind.span(a..b);
+                if let Some(l) = label {
+                    ann = ann.label(term::escape(&l).into_owned());
+                }
+                snippet = snippet.annotation(ann);
+            }
+            title.element(snippet)
+        }
+        _ => title.element(Origin::path(display.clone())),
+    };
+    group = group.element(Level::NOTE.message(format!("harness: {}", term::escape(&f.harness))));
+    for r in &f.related {
+        if r.path != f.path || r.span.is_none() {
+            let p = term::escape(&report.display_path(&r.path)).into_owned();
+            group = group.element(Level::NOTE.message(format!("{}: {p}", term::escape(&r.message))));
+        }
+    }
+    for h in &f.help {
+        group = group.element(Level::HELP.message(term::escape(h).into_owned()));
+    }
+    if let Some(fix) = &f.fix {
+        group = group
+            .element(Level::HELP.message(format!("fix: {} (dsh-skills lint --fix)", term::escape(&fix.description))));
+    }
+    renderer.render(&[group])
+}
