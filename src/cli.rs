@@ -218,6 +218,10 @@ pub enum Command {
     #[command(after_help = SHORT_AFTER_HELP, after_long_help = LINT_AFTER_HELP)]
     Lint(LintArgs),
 
+    /// Run the language server (LSP over stdin/stdout) for skill files open in an editor.
+    #[command(after_long_help = LSP_AFTER_HELP)]
+    Lsp(LspArgs),
+
     /// Print a shell completion script (subcommands, options, skill names, rule ids).
     #[command(after_long_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -366,6 +370,34 @@ pub struct LintArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<String>,
 }
+
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Also check portability with another agent (diagnostics and completion). Repeatable.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub compat: Vec<CompatTarget>,
+
+    /// Read this lint configuration file instead of looking for .dsh-skills-lint.yaml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<String>,
+
+    /// Talk over stdin and stdout (the only transport; accepted because editors pass it).
+    #[arg(long)]
+    pub stdio: bool,
+}
+
+const LSP_AFTER_HELP: &str = "\
+The server reads LSP messages on stdin and writes them on stdout; editors start it. The
+workspace folder the editor opens is the session working directory (--cwd overrides it).
+Diagnostics are `dsh-skills lint`'s, on the unsaved buffer, with the same configuration file
+and suppressions; hover shows the exact catalog line and which copy of the skill wins.
+
+Examples:
+  dsh-skills lsp                              what an editor runs (see the README for setups)
+  dsh-skills lsp --compat agentskills         also the Agent Skills portability rules
+
+Exit status: 0 after the editor's shutdown and exit; 1 when the editor exits without a
+shutdown; 2 usage error or internal failure.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {

@@ -15,6 +15,8 @@
 //! 5. [`cli`] — the command line's definition (clap).
 //! 6. [`commands`] — one file per command: compute, hand the value to a renderer, write it
 //!    through [`commands::Io`], which `main` connects to the real streams.
+//! 7. [`lsp`] — `dsh-skills lsp`, the language server: lint's pass on an editor's buffer,
+//!    hover, completion, code actions, links and lenses, over stdin/stdout (its own streams).
 //!
 //! [`error`] holds the one error type every layer may raise, [`textsafe`] the escaping of
 //! skill-file text for a terminal that every layer's messages use. The library never prints.
@@ -29,5 +31,6 @@ pub mod commands;
 pub mod engine;
 pub mod error;
 pub mod lint;
+pub mod lsp;
 pub mod render;
 pub mod textsafe;

@@ -49,6 +49,16 @@ fn main() -> ExitCode {
         }
     };
     let env = Environment::from_process();
+    // The language server owns stdin and stdout (LSP messages); nothing else may write there.
+    if let cli::Command::Lsp(args) = &cli.command {
+        return match dsh_skills::lsp::context::run(&cli.global, args, &env) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "error: {}", term::safe_multiline(&format!("{e:#}")));
+                ExitCode::from(EXIT_USAGE)
+            }
+        };
+    }
     let var = |k: &str| std::env::var(k).ok();
     let mode = match cli.global.color {
         ColorChoice::Auto => ColorMode::Auto,

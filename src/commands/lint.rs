@@ -179,6 +179,18 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     } else {
         targets::from_paths(paths, settings, env, &intentional)?
     };
+    Ok(lint_targets(t, settings, env, opts))
+}
+
+/// The per-file checks, suppressions, configured levels and fix screening of [`lint`], over
+/// subjects and entry-level findings already gathered (the language server passes one
+/// subject whose source is the editor's buffer).
+pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
+    let check_opts = CheckOptions {
+        max_description: settings.description_max_length,
+        compat: opts.compat.clone(),
+        extra_keys: opts.config.extra_keys.clone(),
+    };
     let mut report =
         Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
     let mut findings: Vec<Finding> = t.findings;
@@ -271,7 +283,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     withdraw_refused_fixes(&mut findings, &report, &t.subjects);
     report.findings = findings;
     report.finish();
-    Ok(Run { report, subjects: t.subjects })
+    Run { report, subjects: t.subjects }
 }
 
 /// Fixes of one file checked one by one (two parses of the file each); beyond that they are

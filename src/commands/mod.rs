@@ -60,6 +60,11 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
             warn_config_problems(report, io)?;
             watch::run(&cli.global, args, settings, report, env, io)
         }
+        // The language server owns stdin and stdout: `main` starts it (`lsp::context::run`)
+        // before it takes the streams for `Io`.
+        Command::Lsp(_) => {
+            Err(UsageError("`dsh-skills lsp` is started by the binary's main, not through Io".into()).into())
+        }
         Command::Completions(_) | Command::Schema(_) => unreachable!("handled above"),
     }
 }

@@ -587,6 +587,11 @@ pub struct FileToCheck<'a> {
 pub struct Checked(std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>);
 
 impl Checked {
+    /// A check's result made outside a scan (the language server checks an unsaved buffer).
+    pub fn new(result: Box<dyn std::any::Any + Send>) -> Checked {
+        Checked(std::sync::Mutex::new(Some(result)))
+    }
+
     pub fn take(&self) -> Option<Box<dyn std::any::Any + Send>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }

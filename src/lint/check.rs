@@ -72,10 +72,11 @@ pub const FOREIGN_KEYS: &[&str] = &[
 ];
 
 /// The keys the Agent Skills specification allows.
-const AGENTSKILLS_KEYS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+pub const AGENTSKILLS_KEYS: [&str; 6] =
+    ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
 /// The keys Claude Code documents for SKILL.md.
-const CLAUDE_CODE_KEYS: &[&str] = &[
+pub const CLAUDE_CODE_KEYS: &[&str] = &[
     "name",
     "description",
     "when_to_use",

@@ -2,7 +2,6 @@
 //! event stream. Every wait is bounded by a generous timeout and ends as soon as the awaited
 //! event arrives; nothing here measures time.
 
-#[path = "support.rs"]
 use crate::support;
 
 use serde_json::Value;

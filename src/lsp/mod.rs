@@ -1,0 +1,43 @@
+//! `dsh-skills lsp`: a Language Server over stdio for skill files being written.
+//!
+//! Built on `lsp-server` and `lsp-types` (rust-analyzer's scaffold): synchronous, on channels
+//! and threads like the rest of the code, no async runtime. [`server`] runs the message loop
+//! and the background workers; [`features`] answers from the same code as the commands:
+//! diagnostics are `lint`'s ([`buffer`]), hover and lenses use the discovery
+//! snapshot and the catalog code, code actions are `lint --fix`'s edits.
+
+pub mod buffer;
+pub mod context;
+pub mod features;
+pub mod front;
+pub mod server;
+pub mod text;
+pub mod uri;
+
+use crate::commands::lint::Options;
+use crate::engine::discover::Environment;
+use crate::engine::snapshot::Settings;
+
+/// What linting needs for one workspace: the discovery settings and the lint options (the
+/// configuration file, `--compat`).
+pub struct Context {
+    pub settings: Settings,
+    pub env: Environment,
+    pub opts: Options,
+    /// What went wrong reading the configuration (shown to the user once; the server goes on
+    /// with the defaults for that part).
+    pub problems: Vec<String>,
+}
+
+/// Builds the [`Context`] for a workspace folder (`None`: the editor opened no folder). Called
+/// again on every discovery refresh, so edits to the lint configuration file apply.
+pub type ContextFactory = Box<dyn Fn(Option<&str>) -> anyhow::Result<Context> + Send + Sync>;
+
+/// Serve the editor on stdin and stdout until it exits.
+pub fn run_stdio(factory: ContextFactory) -> anyhow::Result<u8> {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let code = server::serve(connection, factory)?;
+    // The reader stops at `exit` (or the end of input), the writer once everything is written.
+    io_threads.join()?;
+    Ok(code)
+}
