@@ -358,8 +358,11 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
         let raw = nodefs::readdir(&target).map_err(|e| Stage::Fs(listing_io_error(root, Stage::Node(e))))?;
         let (mut named, non_utf8) = split_names(raw, false);
         named.sort_by(|a, b| collator.compare(&a.0, &b.0));
-        let blanks: Vec<String> =
-            named.iter().filter(|(n, _)| crate::engine::js::trim(n).is_empty()).map(|(n, _)| platform::join(root, n)).collect();
+        let blanks: Vec<String> = named
+            .iter()
+            .filter(|(n, _)| crate::engine::js::trim(n).is_empty())
+            .map(|(n, _)| platform::join(root, n))
+            .collect();
         let mut entries = Vec::with_capacity(named.len());
         for (name, file_type) in named {
             let display = platform::join(root, &name);

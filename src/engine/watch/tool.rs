@@ -3,8 +3,8 @@
 
 use crate::engine::catalog::{self, ResourceBase};
 use crate::engine::discover::ReadOutcome;
-use crate::engine::textread::{Keep, Route};
 use crate::engine::snapshot::Snapshot;
+use crate::engine::textread::{Keep, Route};
 
 /// The tool's answer: `Ok` is the text block of a success, `Err` the text the tool runtime
 /// shows the model (`Error: <message>`).
