@@ -421,6 +421,16 @@ pub enum CompatTarget {
     Codex,
 }
 
+impl From<CompatTarget> for crate::lint::Compat {
+    fn from(c: CompatTarget) -> Self {
+        match c {
+            CompatTarget::Agentskills => crate::lint::Compat::Agentskills,
+            CompatTarget::ClaudeCode => crate::lint::Compat::ClaudeCode,
+            CompatTarget::Codex => crate::lint::Compat::Codex,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// Also print the harness's exact log line behind every problem.

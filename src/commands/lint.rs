@@ -1,7 +1,7 @@
 //! `dsh-skills lint`: targets → per-file checks → configuration → fixes → output → exit status.
 
 use super::io::{EXIT_OK, Io};
-use crate::cli::{CompatTarget, Deny, FailOn, Format, GlobalArgs, LintArgs};
+use crate::cli::{Deny, FailOn, Format, GlobalArgs, LintArgs};
 use crate::engine::discover::Environment;
 use crate::engine::snapshot::Settings;
 use crate::error::UsageError;
@@ -23,6 +23,17 @@ pub struct Options {
     pub compat: Vec<Compat>,
 }
 
+impl Options {
+    /// What the per-file rules need, for discovery's settings.
+    pub fn check_options(&self, settings: &Settings) -> CheckOptions {
+        CheckOptions {
+            max_description: settings.description_max_length,
+            compat: self.compat.clone(),
+            extra_keys: self.config.extra_keys.clone(),
+        }
+    }
+}
+
 /// A finished lint pass: the report and the files it read.
 pub struct Run {
     pub report: Report,
@@ -41,15 +52,7 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         .as_deref()
         .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
     let config = Config::find(&start, args.config.as_deref(), &env.process_cwd)?;
-    let mut compat: Vec<Compat> = args
-        .compat
-        .iter()
-        .map(|c| match c {
-            CompatTarget::Agentskills => Compat::Agentskills,
-            CompatTarget::ClaudeCode => Compat::ClaudeCode,
-            CompatTarget::Codex => Compat::Codex,
-        })
-        .collect();
+    let mut compat: Vec<Compat> = args.compat.iter().map(|&c| Compat::from(c)).collect();
     for c in &config.compat {
         if !compat.contains(c) {
             compat.push(*c);
@@ -156,11 +159,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         .as_deref()
         .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
     let intentional = opts.config.unscanned_ok_paths(&start);
-    let check_opts = CheckOptions {
-        max_description: settings.description_max_length,
-        compat: opts.compat.clone(),
-        extra_keys: opts.config.extra_keys.clone(),
-    };
+    let check_opts = opts.check_options(settings);
     // Discovery checks each file as it reads it, so no file is read or parsed twice and no
     // file's bytes or YAML outlive its check.
     let mut settings = settings.clone();
@@ -186,11 +185,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
 /// subjects and entry-level findings already gathered (the language server passes one
 /// subject whose source is the editor's buffer).
 pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
-    let check_opts = CheckOptions {
-        max_description: settings.description_max_length,
-        compat: opts.compat.clone(),
-        extra_keys: opts.config.extra_keys.clone(),
-    };
+    let check_opts = opts.check_options(settings);
     let mut report =
         Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
     let mut findings: Vec<Finding> = t.findings;

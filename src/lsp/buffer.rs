@@ -90,12 +90,7 @@ pub fn lint_buffer(
 ) -> Run {
     // The buffer is checked here, as discovery's pass checks a file it reads; the fold in
     // `lint_targets` takes the result from the subject.
-    let check_opts = crate::lint::check::CheckOptions {
-        max_description: settings.description_max_length,
-        compat: opts.compat.clone(),
-        extra_keys: opts.config.extra_keys.clone(),
-    };
-    let result = crate::lint::check::check_bytes(&subject, bytes, None, &check_opts);
+    let result = crate::lint::check::check_bytes(&subject, bytes, None, &opts.check_options(settings));
     subject.checked = Some(std::sync::Arc::new(crate::engine::discover::Checked::new(Box::new(result))));
     let mut t = targets::Targets::default();
     t.complete = discovery.is_none_or(|d| d.complete);

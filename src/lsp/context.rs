@@ -1,7 +1,7 @@
 //! The settings of `dsh-skills lsp`: the ones every other command uses, per workspace folder.
 
 use super::Context;
-use crate::cli::{CompatTarget, GlobalArgs, LspArgs};
+use crate::cli::{GlobalArgs, LspArgs};
 use crate::commands::lint::Options;
 use crate::engine::discover::Environment;
 use crate::lint::Compat;
@@ -18,15 +18,7 @@ pub fn run(g: &GlobalArgs, args: &LspArgs, env: &Environment) -> anyhow::Result<
     let g = g.clone();
     let env = env.clone();
     let explicit_config = args.config.clone();
-    let flags: Vec<Compat> = args
-        .compat
-        .iter()
-        .map(|c| match c {
-            CompatTarget::Agentskills => Compat::Agentskills,
-            CompatTarget::ClaudeCode => Compat::ClaudeCode,
-            CompatTarget::Codex => Compat::Codex,
-        })
-        .collect();
+    let flags: Vec<Compat> = args.compat.iter().map(|&c| Compat::from(c)).collect();
     let factory = move |root: Option<&str>| -> anyhow::Result<Context> {
         let mut g = g.clone();
         // The workspace folder is the session cwd, unless the command line names one.
