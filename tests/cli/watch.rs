@@ -58,13 +58,13 @@ fn validator() -> &'static jsonschema::Validator {
 
 impl Watch {
     fn start(project: &Path, home: &Path, extra: &[&str]) -> Watch {
-        let mut child = support::command(project, home)
-            .args(args(project, extra))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut cmd = support::command(project, home);
+        cmd.args(args(project, extra));
+        Watch::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: std::process::Command) -> Watch {
+        let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         let out = child.stdout.take().unwrap();
         let (tx, events) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -435,4 +435,75 @@ fn incremental_discovery_equals_full_discovery_after_random_edits() {
         assert!(stats.read <= 1, "step {step}: {stats:?} (one entry changed)");
         assert!(stats.listed <= 1, "step {step}: {stats:?}");
     }
+}
+
+#[test]
+fn polling_sees_edits_without_notifications() {
+    let (_tmp, p, home) = tree();
+    let dsh = p.join(".dsh/skills");
+    skill(&dsh.join("alpha"), "alpha", "Alpha.", "A.");
+    let mut w = Watch::start(&p, &home, &["--poll"]);
+    skill(&dsh.join("alpha"), "alpha", "Alpha, edited while polled.", "A.");
+    let e = w.change("a polled description edit");
+    assert_eq!((e["outcome"].as_str(), names(&e["diff"]["descriptionChanged"])), (Some("replacement"), vec!["alpha"]));
+    assert_eq!(e["text"].as_str().unwrap(), catalog_text(&p, &home, true));
+    skill(&dsh.join("beta"), "beta", "Beta, a new folder.", "B.");
+    let e = w.change("a polled new folder");
+    assert_eq!(names(&e["diff"]["added"]), ["beta"], "{e:#}");
+}
+
+/// A skill folder that is a symbolic link: an edit of the file it leads to is a change.
+#[cfg(unix)]
+#[test]
+fn an_edit_behind_a_symlinked_skill_is_seen() {
+    let (tmp, p, home) = tree();
+    let shared = tmp.path().join("shared/linked");
+    skill(&shared, "linked", "Linked, as shared.", "L.");
+    std::fs::create_dir_all(p.join(".dsh/skills")).unwrap();
+    std::os::unix::fs::symlink(&shared, p.join(".dsh/skills/linked")).unwrap();
+    let mut w = Watch::start(&p, &home, &[]);
+    skill(&shared, "linked", "Linked, edited where it lives.", "L.");
+    let e = w.change("an edit of the link's target");
+    assert_eq!(names(&e["diff"]["descriptionChanged"]), ["linked"], "{e:#}");
+    assert_eq!(e["text"].as_str().unwrap(), catalog_text(&p, &home, true));
+}
+
+/// The harness's configuration is watched too: a custom skill folder added to the home patch
+/// layer brings its skills into the catalog.
+#[test]
+fn a_configuration_edit_changes_the_roots() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(tmp.path()).unwrap();
+    let (launch, dsh, home) = (base.join("launch"), base.join("dsh"), base.join("home"));
+    for d in [&launch, &dsh, &home] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    skill(&launch.join("team-a/alpha"), "alpha", "Alpha, from team a.", "A.");
+    skill(&launch.join("team-b/beta"), "beta", "Beta, from team b.", "B.");
+    let patch = dsh.join("cordis.patch.yml");
+    let write_patch = |dirs: &[&str]| {
+        let items: String = dirs.iter().map(|d| format!("      - {d}\n")).collect();
+        std::fs::write(&patch, format!("- id: skill-filesystem\n  config:\n    customSkillDirs:\n{items}")).unwrap();
+    };
+    write_patch(&["team-a"]);
+    let cmd = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_dsh-skills"));
+        c.current_dir(&launch).env_clear().env("HOME", &home).env("DSH_HOME", &dsh).env("LC_ALL", "C");
+        c
+    };
+    let mut watch = cmd();
+    watch.args(["watch", "--profile", "headless", "--format", "json", "--stability-threshold", "40"]);
+    watch.args(["--poll-interval", "20"]);
+    let mut w = Watch::spawn(watch);
+    let start = w.seen.iter().find(|e| e["event"] == "catalog").unwrap().clone();
+    let listed = |e: &Value| -> Vec<String> {
+        e["entries"].as_array().unwrap().iter().map(|x| x["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(listed(&start), ["alpha"], "{start:#}");
+    write_patch(&["team-a", "team-b"]);
+    let e = w.change("a configuration edit");
+    assert_eq!(names(&e["diff"]["added"]), ["beta"], "{e:#}");
+    let out = cmd().args(["catalog", "--profile", "headless", "--update", "--quiet"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(e["text"].as_str().unwrap(), text.strip_suffix('\n').unwrap_or(&text));
 }

@@ -194,6 +194,10 @@ pub struct Engine {
     polled: HashMap<String, Signature>,
     /// Roots that cannot be observed, with their last observation, polled for a change.
     polled_modes: HashMap<String, Result<Mode, String>>,
+    /// With polling: each skill file's last signature. notify's poller compares whole seconds
+    /// of mtime, so a second edit within the same second would go unseen; each skill file is
+    /// also stat'ed at every poll, with nanoseconds, size and inode, as `fs.watchFile` does.
+    polled_files: HashMap<String, Signature>,
     /// Entry watches: (root, entry) → canonical entry directory and symlinked skill file.
     entry_watch: HashMap<(String, String), (Option<String>, Option<String>)>,
     /// Failures of the last reconcile, by root display path.
@@ -243,6 +247,7 @@ impl Engine {
             root_order: Vec::new(),
             polled: HashMap::new(),
             polled_modes: HashMap::new(),
+            polled_files: HashMap::new(),
             entry_watch: HashMap::new(),
             watch_failures: Vec::new(),
             session: Session::default(),
@@ -423,9 +428,55 @@ impl Engine {
                 changed.push(path.clone());
             }
         }
+        if self.options.watch.polling {
+            changed.extend(self.poll_skill_files());
+        }
         let watch_failed = self.watch_failures.iter().any(|(r, _)| self.modes.get(r).is_some_and(|w| w.mode.is_ok()));
         if watch_failed && self.retry_watches() {
             changed.extend(self.watch_failures.drain(..).map(|(root, _)| root));
+        }
+        changed
+    }
+
+    /// The skill file of each noted entry, as the watcher names it.
+    fn skill_files(&self) -> Vec<String> {
+        let anchor = |root: &str| match self.modes.get(root).map(|w| &w.mode) {
+            Some(Ok(Mode::Root { anchor })) => Some(anchor.clone()),
+            _ => None,
+        };
+        self.entry_watch
+            .iter()
+            .filter_map(|((root, name), (dir, file))| {
+                file.clone().or_else(|| dir.as_ref().map(|d| crate::engine::platform::join(d, "SKILL.md"))).or_else(
+                    || {
+                        name.ends_with(".md")
+                            .then(|| anchor(root))
+                            .flatten()
+                            .map(|a| crate::engine::platform::join(&a, name))
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// With polling, the skill files whose signature changed since the last poll (or since the
+    /// scan that noted them); what each touched is invalidated as for an event.
+    fn poll_skill_files(&mut self) -> Vec<String> {
+        let mut changed = Vec::new();
+        let mut next = HashMap::new();
+        for f in self.skill_files() {
+            let now = fs::signature(&f);
+            if self.polled_files.get(&f).is_some_and(|before| *before != now) {
+                changed.push(f.clone());
+            }
+            next.insert(f, now);
+        }
+        self.polled_files = next;
+        for f in &changed {
+            let touches = self.fs.as_ref().map(|w| w.touches(f)).unwrap_or_default();
+            for t in &touches {
+                self.apply(t);
+            }
         }
         changed
     }
@@ -543,6 +594,12 @@ impl Engine {
             }
         }
         self.entry_watch.retain(|k, _| seen.contains(k));
+        if self.options.watch.polling {
+            // Signatures as of this scan: an edit before the next poll is still a change.
+            for f in self.skill_files() {
+                self.polled_files.entry(f.clone()).or_insert_with(|| fs::signature(&f));
+            }
+        }
     }
 
     /// Watch what should be watched; returns the newly watched entry paths.
