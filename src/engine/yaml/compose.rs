@@ -352,6 +352,27 @@ pub(crate) struct Composer<'a, 'b> {
     /// the next collection frame is a dropped value; how many dropped frames are open
     drop_next_frame: bool,
     dropped_depth: usize,
+    /// start of the first content line when npm yaml's lexer strips a U+FEFF there (saphyr
+    /// patch 11): the mark is not a column of that line's indentation
+    bom_line_start: Option<usize>,
+}
+
+/// The start of the line whose leading U+FEFF npm yaml's lexer strips before the document's
+/// first token (`parseStream`: blank, comment and directive lines come before it), if that
+/// line has content.
+fn stripped_bom_line(text: &str) -> Option<usize> {
+    let mut ls = 0;
+    while ls < text.len() {
+        let line = &text[ls..];
+        let le = line.find('\n').map_or(text.len(), |k| ls + k + 1);
+        let body = text[ls..le].strip_prefix('\u{FEFF}');
+        let rest = body.unwrap_or(&text[ls..le]).trim_start_matches([' ', '\t', '\r', '\n']);
+        if !(rest.is_empty() || rest.starts_with('#') || rest.starts_with('%')) {
+            return body.map(|_| ls);
+        }
+        ls = le;
+    }
+    None
 }
 
 /// (outcome, diagnostics, saphyr error, second document start)
@@ -380,6 +401,17 @@ impl<'a, 'b> Composer<'a, 'b> {
             placeholders: Vec::new(),
             drop_next_frame: false,
             dropped_depth: 0,
+            bom_line_start: stripped_bom_line(src.text),
+        }
+    }
+
+    /// npm yaml's lexer column of byte `pos` (a stripped byte order mark is none).
+    fn lexer_column(&self, pos: usize) -> usize {
+        let col = indent::column(self.src.text, pos);
+        if self.bom_line_start.is_some_and(|ls| ls == indent::line_start(self.src.text, pos)) {
+            col.saturating_sub(1)
+        } else {
+            col
         }
     }
 
@@ -465,7 +497,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 i -= 1;
             }
             let col_pos = if i > 0 && b[i - 1] == ind { i - 1 } else { first };
-            let col = indent::column(text, col_pos);
+            let col = self.lexer_column(col_pos);
             let top = self.stack.last_mut().unwrap();
             top.indent = col;
             top.indent_known = true;
@@ -1026,7 +1058,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 }
                 i = if i > 0 && b[i - 1] == ind { i - 1 } else { span_end };
             }
-            indent::column(self.src.text, i)
+            self.lexer_column(i)
         };
         self.stack.push(Frame {
             node: id,
