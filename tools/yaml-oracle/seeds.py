@@ -176,6 +176,16 @@ a: é\nb: ü
 é: 1\n"é": 2
 a: 𝄞\nb: *x
 a: "𝄞" x
+﻿- a
+﻿  a: 1\n  b: 2
+﻿  a:\n  b: 2
+﻿  a: 1\nb: 2
+﻿  a: b\n  c
+﻿  a: |\n   x\n  b: c
+﻿- - \n- b
+﻿- [a]
+﻿? a
+# c\n﻿  name: a\n  description: b
 '''
 cases = []
 for line in S.strip('\n').split('\n'):

@@ -405,13 +405,14 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
     }
 
-    /// npm yaml's lexer column of byte `pos` (a stripped byte order mark is none).
-    fn lexer_column(&self, pos: usize) -> usize {
-        let col = indent::column(self.src.text, pos);
+    /// npm yaml's parser indentation of a block collection starting at byte `pos`: its
+    /// column, except on the line whose byte order mark the lexer strips, where the parser
+    /// counts no indentation at all (saphyr patch 11).
+    fn parser_indent(&self, pos: usize) -> usize {
         if self.bom_line_start.is_some_and(|ls| ls == indent::line_start(self.src.text, pos)) {
-            col.saturating_sub(1)
+            0
         } else {
-            col
+            indent::column(self.src.text, pos)
         }
     }
 
@@ -497,7 +498,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 i -= 1;
             }
             let col_pos = if i > 0 && b[i - 1] == ind { i - 1 } else { first };
-            let col = self.lexer_column(col_pos);
+            let col = self.parser_indent(col_pos);
             let top = self.stack.last_mut().unwrap();
             top.indent = col;
             top.indent_known = true;
@@ -806,7 +807,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         let mut block_end: Option<usize> = None;
         if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
-            let (indent_next, parent_indent) = match self.stack.last() {
+            let (mut indent_next, parent_indent) = match self.stack.last() {
                 Some(f) if !f.flow => (f.indent + 1, f.indent),
                 _ => (0, 0),
             };
@@ -816,6 +817,16 @@ impl<'a, 'b> Composer<'a, 'b> {
             } else {
                 find_block_header(self.src.text, self.last_end, start, value.bytes().all(|c| c == b'\n'))
             };
+            // on the byte order mark's line the lexer's indentation is the line's spaces
+            if let Some(ls) = self.bom_line_start
+                && indent::line_start(self.src.text, header) == ls
+                && !self.stack.last().is_some_and(|f| f.flow)
+                && !self.stack.is_empty()
+            {
+                let after = ls + '\u{FEFF}'.len_utf8();
+                let spaces = self.src.text[after..].bytes().take_while(|&c| c == b' ').count();
+                indent_next = spaces + 1;
+            }
             content_start = header;
             if !(has_tag || anchor_id != 0) {
                 start = header;
@@ -1058,7 +1069,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 }
                 i = if i > 0 && b[i - 1] == ind { i - 1 } else { span_end };
             }
-            self.lexer_column(i)
+            self.parser_indent(i)
         };
         self.stack.push(Frame {
             node: id,

@@ -1036,3 +1036,59 @@ fn oracle_deep_flow() {
     // the position npm yaml reports here depends on where its stack overflowed
     check_err_relaxed(text, "YAMLParseError", "Maximum call stack size exceeded");
 }
+
+#[test]
+fn oracle_bom_indented_map() {
+    let text = "\u{feff}  a: 1\n  b: 2\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((2, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 2, column 1:\n\n\u{feff}  a: 1\n  b: 2\n^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_indented_map_nests() {
+    let text = "\u{feff}  a:\n  b: 2\n";
+    let expected = r##"{"obj": [["a", {"obj": [["b", {"num": "2"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_indented_map_then_col0() {
+    let text = "\u{feff}  a: 1\nb: 2\n";
+    let expected = r##"{"obj": [["a", {"num": "1"}], ["b", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_seq_item_same_line() {
+    let text = "\u{feff}- a\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Unexpected scalar at node end",
+        Some((1, 4)),
+        "YAMLParseError: Unexpected scalar at node end at line 1, column 4:\n\n\u{feff}- a\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_seq_empty_items() {
+    let text = "\u{feff}- - \n- b\n";
+    let expected = r##"[null, null, "b"]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_indented_block_scalar() {
+    let text = "\u{feff}  a: |\n   x\n";
+    let expected = r##"{"obj": [["a", "x\n"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}

@@ -437,6 +437,8 @@ pub struct Scanner<'input, T> {
     // dsh-skills patch (11): the real column of the last block indentation on that line (-1:
     // none), which npm yaml's lexer (not its parser) uses for scalars started there.
     bom_lex_col: isize,
+    // dsh-skills patch (11): the line of an explicit key `?` on the byte order mark's line.
+    bom_key_line: usize,
     // dsh-skills patch: the line of the last `:` after an implicit key in block context.
     implicit_value_line: usize,
     // dsh-skills patch: the outermost flow collection being scanned started on the line of an
@@ -516,6 +518,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             bom_line: self.bom_line,
             bom_seq_line: self.bom_seq_line,
             bom_lex_col: self.bom_lex_col,
+            bom_key_line: self.bom_key_line,
             implicit_value_line: self.implicit_value_line,
             flow_is_value: self.flow_is_value,
             flow_value_ended: self.flow_value_ended,
@@ -582,6 +585,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             bom_line: 0,
             bom_seq_line: 0,
             bom_lex_col: -1,
+            bom_key_line: 0,
             implicit_value_line: 0,
             flow_is_value: false,
             flow_value_ended: false,
@@ -750,7 +754,8 @@ impl<'input, T: Input> Scanner<'input, T> {
 
         let mark = self.mark;
         // dsh-skills patch (see `block_col`)
-        self.unroll_indent(if mark.line == self.bom_line { 0 } else { mark.col as isize });
+        let bom_zero = mark.line == self.bom_line && mark.line != self.bom_key_line;
+        self.unroll_indent(if bom_zero { 0 } else { mark.col as isize });
 
         self.input.lookahead(4);
 
@@ -2594,6 +2599,9 @@ impl<'input, T: Input> Scanner<'input, T> {
                 ));
             }
             let col = self.block_col(start_mark); // dsh-skills patch (see `block_col`)
+            if start_mark.line == self.bom_line {
+                self.bom_key_line = start_mark.line; // dsh-skills patch (see `value_col`)
+            }
             self.roll_indent(
                 col,
                 None,
@@ -2711,7 +2719,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
 
             // Add the BLOCK-MAPPING-START token if needed.
-            let col = self.block_col(sk.mark); // dsh-skills patch (see `block_col`)
+            let col = self.value_col(sk.mark); // dsh-skills patch (see `value_col`)
             self.roll_indent(
                 col,
                 Some(sk.token_number),
@@ -2752,7 +2760,7 @@ impl<'input, T: Input> Scanner<'input, T> {
                     ));
                 }
 
-                let col = self.block_col(start_mark); // dsh-skills patch (see `block_col`)
+                let col = self.value_col(start_mark); // dsh-skills patch (see `value_col`)
                 self.roll_indent(
                     col,
                     None,
@@ -2785,6 +2793,19 @@ impl<'input, T: Input> Scanner<'input, T> {
             0
         } else {
             m.col
+        }
+    }
+
+    /// dsh-skills patch (11): the column of a mapping started by a `:` at `m` (see
+    /// `block_col`). After a `?` on the byte order mark's line, npm yaml's parser nests the
+    /// mapping in the explicit key although both have indentation 0 (`? : b` is the key
+    /// `{ : b }`); the real column nests it here too.
+    fn value_col(&mut self, m: Marker) -> usize {
+        if m.line == self.bom_key_line {
+            self.bom_lex_col = m.col as isize;
+            m.col
+        } else {
+            self.block_col(m)
         }
     }
 
