@@ -281,14 +281,14 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
     Run { report, subjects: t.subjects }
 }
 
-/// Fixes of one file checked one by one (two parses of the file each); beyond that they are
+/// Fixes of one file checked one by one (one parse of the fixed text each); beyond that they are
 /// checked together, so that a file with thousands of fixable findings stays linear.
 const FIXES_CHECKED_ALONE: usize = 16;
 
 /// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be
 /// skipped) is not offered: the finding keeps its advice and says why, and is not counted
 /// as fixable. A file with more than [`FIXES_CHECKED_ALONE`] fixes has them checked applied all
-/// together first (one plan, two parses); only when that is refused are they checked alone,
+/// together first (one plan: the file and the fixed text parsed once each); only when that is refused are they checked alone,
 /// up to the budget, and the rest are withdrawn with the combined plan's reason.
 fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
     // Each subject by path, once: one lookup per finding with a fix, not a scan per file.
@@ -301,13 +301,14 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
     for (path, idx) in per_file {
         let Some(s) = by_path.get(path) else { continue };
         let Some(src) = report.files.get(&s.path) else { continue };
-        let alone = |f: &Finding| match fix::plan(&s.path, src, &[f], s.node_mode) {
+        let planner = fix::Planner::new(&s.path, src, s.node_mode);
+        let alone = |f: &Finding| match planner.plan(&[f]) {
             Some(plan) => plan.refused,
             None => Some("the edit does not apply to the file's text".to_string()),
         };
         if idx.len() > FIXES_CHECKED_ALONE {
             let all: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
-            let together = fix::plan(&s.path, src, &all, s.node_mode).and_then(|p| p.refused);
+            let together = planner.plan(&all).and_then(|p| p.refused);
             let Some(why) = together else { continue };
             // What `--fix` would do: it applies the file's fixes together, and refuses them.
             let why = format!("applied with the file's other fixes, as `--fix` does, {why}");
