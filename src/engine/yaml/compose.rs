@@ -1123,16 +1123,145 @@ impl<'a, 'b> Composer<'a, 'b> {
                 self.diags.error(d);
             }
         }
-        self.finish_special(id);
+        if !flow && frame.is_map {
+            self.map_comment_check(id, frame.indent);
+        }
+        self.finish_special(id, frame.indent);
+    }
+
+    /// npm yaml's `Map comment with trailing content` (`resolveBlockMap`): a blank line, or a
+    /// comment line not indented past the map, between an entry's value and a flow collection
+    /// key at the line start (`a: 1\n\n[x]: 2`) makes the parser leave an item of comments
+    /// only (`Parser.blockMap`, `startBlockValue` with `atMapIndent`), which the composer
+    /// rejects when entries follow it; reported once, at the last such key.
+    fn map_comment_check(&mut self, id: usize, indent: usize) {
+        let NodeKind::Map { pairs, .. } = &self.nodes[id].kind else {
+            return;
+        };
+        let text = self.src.text;
+        let b = text.as_bytes();
+        let mut last = None;
+        for w in pairs.windows(2) {
+            let (pv, (k, _)) = (w[0].1, w[1]);
+            let key = &self.nodes[k];
+            let flow_key = matches!(key.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. });
+            if !flow_key || key.anchor.is_some() || key.tag.is_some() || !matches!(b.get(key.start), Some(b'[' | b'{'))
+            {
+                continue;
+            }
+            let ls = indent::line_start(text, key.start);
+            if !b[ls..key.start].iter().all(|&c| c == b' ') {
+                continue;
+            }
+            let v = &self.nodes[pv];
+            if matches!(v.kind, NodeKind::Scalar { .. })
+                && text.get(v.content_start..v.end).is_none_or(|c| c.trim().is_empty())
+            {
+                continue;
+            }
+            // lines between the value's last content line and the key's line
+            let mut e = v.end.min(ls);
+            while e > 0 && matches!(b[e - 1], b' ' | b'\t' | b'\r' | b'\n') {
+                e -= 1;
+            }
+            let mut p = match b[e..ls].iter().position(|&c| c == b'\n') {
+                Some(k) => e + k + 1,
+                None => continue,
+            };
+            while p < ls {
+                let le = p + b[p..ls].iter().position(|&c| c == b'\n').map_or(ls - p, |k| k + 1);
+                let line = &b[p..le];
+                let sp = line.iter().take_while(|&&c| c == b' ').count();
+                let rest = line[sp..].iter().position(|c| !matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+                match rest {
+                    None => {
+                        last = Some(key.start);
+                        break;
+                    }
+                    Some(r) if line[sp + r] == b'#' && sp + r <= indent => {
+                        last = Some(key.start);
+                        break;
+                    }
+                    _ => {}
+                }
+                p = le;
+            }
+        }
+        if let Some(pos) = last {
+            self.diags.error(Diag::new("YAMLParseError", "Map comment with trailing content".into(), pos, None));
+        }
+    }
+
+    /// npm yaml's `hasAllNullValues(true)` rejects a null value that carries a comment: the
+    /// null scalar's own (`a: ~ # c`), or, for an empty value, any comment token the parser
+    /// puts between the key and the value (`a: # c`, `? a # c\n:`, comment lines after `a:`
+    /// unless a blank line precedes them and the next entry follows, `Parser.blockMap`).
+    fn null_value_has_comment(&self, k: usize, v: usize, next: Option<usize>, indent: usize, flow: bool) -> bool {
+        let text = self.src.text;
+        let b = &text.as_bytes()[..self.limit.min(text.len())];
+        let vn = &self.nodes[v];
+        let content = text.get(vn.content_start..vn.end).unwrap_or("");
+        if !content.trim().is_empty() {
+            let mut i = vn.end;
+            while matches!(b.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            return b.get(i) == Some(&b'#');
+        }
+        let mut i = self.nodes[k].end;
+        let (mut colon, mut newlines, mut comments) = (false, Vec::new(), Vec::new());
+        while i < b.len() {
+            let c = b[i];
+            let ws_after = |j: usize| matches!(b.get(j), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+            match c {
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    newlines.push(i);
+                    i += 1;
+                }
+                b'#' => {
+                    let ls = indent::line_start(text, i);
+                    let at_line_start = b[ls..i].iter().all(|&c| c == b' ');
+                    if !flow && at_line_start && i - ls > indent {
+                        newlines.clear();
+                    }
+                    comments.push(i);
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b':' | b'?' if ws_after(i + 1) || flow => {
+                    colon |= c == b':';
+                    newlines.clear();
+                    i += 1;
+                }
+                b'&' | b'!' => {
+                    newlines.clear();
+                    while i < b.len() && !ws_after(i) {
+                        i += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        if !colon {
+            return false;
+        }
+        let at_next_item = !flow && next.is_some() && indent::column(text, i) == indent;
+        let split = if at_next_item && newlines.len() >= 2 { newlines[1] } else { usize::MAX };
+        comments.iter().any(|&c| c < split)
     }
 
     /// Tag-specific checks done by npm yaml after composing a collection.
-    fn finish_special(&mut self, id: usize) {
+    fn finish_special(&mut self, id: usize, indent: usize) {
         let tag_pos = self.nodes[id].start;
         match &self.nodes[id].kind {
-            NodeKind::Map { kind: CollKind::Set, pairs, .. } => {
-                let ok = pairs.iter().all(|&(_, v)| match &self.nodes[v].kind {
-                    NodeKind::Scalar { value: Scalar::Null, .. } => self.nodes[v].tag.is_none(),
+            NodeKind::Map { kind: CollKind::Set, pairs, flow } => {
+                let ok = pairs.iter().enumerate().all(|(n, &(k, v))| match &self.nodes[v].kind {
+                    NodeKind::Scalar { value: Scalar::Null, .. } => {
+                        self.nodes[v].tag.is_none()
+                            && !self.null_value_has_comment(k, v, pairs.get(n + 1).map(|p| p.0), indent, *flow)
+                    }
                     _ => false,
                 });
                 if !ok {
