@@ -117,6 +117,12 @@ CASES = [
     ("bom_seq_item_same_line", "\ufeff- a\n"),
     ("bom_seq_empty_items", "\ufeff- - \n- b\n"),
     ("bom_indented_block_scalar", "\ufeff  a: |\n   x\n"),
+    ("set_null_value_comment", "!!set\na: # c\nb:\n"),
+    ("set_null_value_comment_next_line", "!!set\na:\n# c\nb:\n"),
+    ("set_comment_after_blank_line", "!!set\na:\n\n# c\nb:\n"),
+    ("map_comment_trailing_content", "a: 1\n\n[x]: 2\n"),
+    ("map_comment_deeper_comment", "a: 1\n  # c\n[x]: 2\n"),
+    ("root_block_scalar_tab_line", ">+\n\tx"),
 ]
 
 RELAXED = {'deep_flow'}

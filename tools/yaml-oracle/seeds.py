@@ -186,6 +186,15 @@ a: "𝄞" x
 ﻿- [a]
 ﻿? a
 # c\n﻿  name: a\n  description: b
+!!set\na: # c\nb:
+!!set\na: ~ # c
+x: !!set\n  a:\n# c\ny: 1
+!!set\na:\n\n# c\nb:
+name: a\n\n[x]: 2
+name: a\n# c\n{x: y}: 2
+a:\n  b: 1\n  # c\n[x]: 2
+|\n\tx
+--- >+\n\tx
 '''
 cases = []
 for line in S.strip('\n').split('\n'):

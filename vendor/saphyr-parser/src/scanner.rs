@@ -1826,7 +1826,9 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.skip_break();
         }
 
-        if self.input.look_ch() == '\t' {
+        // dsh-skills patch (12): at the document root a block scalar's indentation may be 0,
+        // and npm yaml reads a first line starting with a tab as content (`|\n\tx` is "\tx\n").
+        if self.input.look_ch() == '\t' && self.indent >= 0 {
             return Err(ScanError::new_str(
                 start_mark,
                 "a block scalar content cannot start with a tab",
