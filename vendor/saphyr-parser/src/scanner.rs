@@ -2813,10 +2813,17 @@ impl<'input, T: Input> Scanner<'input, T> {
 
     /// dsh-skills patch (11): run `scan` with the indentation npm yaml's lexer has for a scalar
     /// starting at `start` (see `block_col`): on the byte order mark's line, the real column.
+    #[inline]
     fn with_lex_indent<R>(&mut self, start: Marker, scan: impl FnOnce(&mut Self) -> R) -> R {
         if start.line != self.bom_line || self.bom_lex_col <= self.indent || self.flow_level > 0 {
             return scan(self);
         }
+        self.with_lex_indent_cold(scan)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn with_lex_indent_cold<R>(&mut self, scan: impl FnOnce(&mut Self) -> R) -> R {
         let saved = self.indent;
         self.indent = self.bom_lex_col;
         let r = scan(self);
