@@ -176,6 +176,25 @@ a: é\nb: ü
 é: 1\n"é": 2
 a: 𝄞\nb: *x
 a: "𝄞" x
+﻿- a
+﻿  a: 1\n  b: 2
+﻿  a:\n  b: 2
+﻿  a: 1\nb: 2
+﻿  a: b\n  c
+﻿  a: |\n   x\n  b: c
+﻿- - \n- b
+﻿- [a]
+﻿? a
+# c\n﻿  name: a\n  description: b
+!!set\na: # c\nb:
+!!set\na: ~ # c
+x: !!set\n  a:\n# c\ny: 1
+!!set\na:\n\n# c\nb:
+name: a\n\n[x]: 2
+name: a\n# c\n{x: y}: 2
+a:\n  b: 1\n  # c\n[x]: 2
+|\n\tx
+--- >+\n\tx
 '''
 cases = []
 for line in S.strip('\n').split('\n'):

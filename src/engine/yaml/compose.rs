@@ -352,6 +352,27 @@ pub(crate) struct Composer<'a, 'b> {
     /// the next collection frame is a dropped value; how many dropped frames are open
     drop_next_frame: bool,
     dropped_depth: usize,
+    /// start of the first content line when npm yaml's lexer strips a U+FEFF there (saphyr
+    /// patch 11): the mark is not a column of that line's indentation
+    bom_line_start: Option<usize>,
+}
+
+/// The start of the line whose leading U+FEFF npm yaml's lexer strips before the document's
+/// first token (`parseStream`: blank, comment and directive lines come before it), if that
+/// line has content.
+fn stripped_bom_line(text: &str) -> Option<usize> {
+    let mut ls = 0;
+    while ls < text.len() {
+        let line = &text[ls..];
+        let le = line.find('\n').map_or(text.len(), |k| ls + k + 1);
+        let body = text[ls..le].strip_prefix('\u{FEFF}');
+        let rest = body.unwrap_or(&text[ls..le]).trim_start_matches([' ', '\t', '\r', '\n']);
+        if !(rest.is_empty() || rest.starts_with('#') || rest.starts_with('%')) {
+            return body.map(|_| ls);
+        }
+        ls = le;
+    }
+    None
 }
 
 /// (outcome, diagnostics, saphyr error, second document start)
@@ -380,6 +401,18 @@ impl<'a, 'b> Composer<'a, 'b> {
             placeholders: Vec::new(),
             drop_next_frame: false,
             dropped_depth: 0,
+            bom_line_start: stripped_bom_line(src.text),
+        }
+    }
+
+    /// npm yaml's parser indentation of a block collection starting at byte `pos`: its
+    /// column, except on the line whose byte order mark the lexer strips, where the parser
+    /// counts no indentation at all (saphyr patch 11).
+    fn parser_indent(&self, pos: usize) -> usize {
+        if self.bom_line_start.is_some_and(|ls| ls == indent::line_start(self.src.text, pos)) {
+            0
+        } else {
+            indent::column(self.src.text, pos)
         }
     }
 
@@ -465,7 +498,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 i -= 1;
             }
             let col_pos = if i > 0 && b[i - 1] == ind { i - 1 } else { first };
-            let col = indent::column(text, col_pos);
+            let col = self.parser_indent(col_pos);
             let top = self.stack.last_mut().unwrap();
             top.indent = col;
             top.indent_known = true;
@@ -774,7 +807,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         let mut block_end: Option<usize> = None;
         if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
-            let (indent_next, parent_indent) = match self.stack.last() {
+            let (mut indent_next, parent_indent) = match self.stack.last() {
                 Some(f) if !f.flow => (f.indent + 1, f.indent),
                 _ => (0, 0),
             };
@@ -784,6 +817,16 @@ impl<'a, 'b> Composer<'a, 'b> {
             } else {
                 find_block_header(self.src.text, self.last_end, start, value.bytes().all(|c| c == b'\n'))
             };
+            // on the byte order mark's line the lexer's indentation is the line's spaces
+            if let Some(ls) = self.bom_line_start
+                && indent::line_start(self.src.text, header) == ls
+                && !self.stack.last().is_some_and(|f| f.flow)
+                && !self.stack.is_empty()
+            {
+                let after = ls + '\u{FEFF}'.len_utf8();
+                let spaces = self.src.text[after..].bytes().take_while(|&c| c == b' ').count();
+                indent_next = spaces + 1;
+            }
             content_start = header;
             if !(has_tag || anchor_id != 0) {
                 start = header;
@@ -1026,7 +1069,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 }
                 i = if i > 0 && b[i - 1] == ind { i - 1 } else { span_end };
             }
-            indent::column(self.src.text, i)
+            self.parser_indent(i)
         };
         self.stack.push(Frame {
             node: id,
@@ -1080,16 +1123,145 @@ impl<'a, 'b> Composer<'a, 'b> {
                 self.diags.error(d);
             }
         }
-        self.finish_special(id);
+        if !flow && frame.is_map {
+            self.map_comment_check(id, frame.indent);
+        }
+        self.finish_special(id, frame.indent);
+    }
+
+    /// npm yaml's `Map comment with trailing content` (`resolveBlockMap`): a blank line, or a
+    /// comment line not indented past the map, between an entry's value and a flow collection
+    /// key at the line start (`a: 1\n\n[x]: 2`) makes the parser leave an item of comments
+    /// only (`Parser.blockMap`, `startBlockValue` with `atMapIndent`), which the composer
+    /// rejects when entries follow it; reported once, at the last such key.
+    fn map_comment_check(&mut self, id: usize, indent: usize) {
+        let NodeKind::Map { pairs, .. } = &self.nodes[id].kind else {
+            return;
+        };
+        let text = self.src.text;
+        let b = text.as_bytes();
+        let mut last = None;
+        for w in pairs.windows(2) {
+            let (pv, (k, _)) = (w[0].1, w[1]);
+            let key = &self.nodes[k];
+            let flow_key = matches!(key.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. });
+            if !flow_key || key.anchor.is_some() || key.tag.is_some() || !matches!(b.get(key.start), Some(b'[' | b'{'))
+            {
+                continue;
+            }
+            let ls = indent::line_start(text, key.start);
+            if !b[ls..key.start].iter().all(|&c| c == b' ') {
+                continue;
+            }
+            let v = &self.nodes[pv];
+            if matches!(v.kind, NodeKind::Scalar { .. })
+                && text.get(v.content_start..v.end).is_none_or(|c| c.trim().is_empty())
+            {
+                continue;
+            }
+            // lines between the value's last content line and the key's line
+            let mut e = v.end.min(ls);
+            while e > 0 && matches!(b[e - 1], b' ' | b'\t' | b'\r' | b'\n') {
+                e -= 1;
+            }
+            let mut p = match b[e..ls].iter().position(|&c| c == b'\n') {
+                Some(k) => e + k + 1,
+                None => continue,
+            };
+            while p < ls {
+                let le = p + b[p..ls].iter().position(|&c| c == b'\n').map_or(ls - p, |k| k + 1);
+                let line = &b[p..le];
+                let sp = line.iter().take_while(|&&c| c == b' ').count();
+                let rest = line[sp..].iter().position(|c| !matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+                match rest {
+                    None => {
+                        last = Some(key.start);
+                        break;
+                    }
+                    Some(r) if line[sp + r] == b'#' && sp + r <= indent => {
+                        last = Some(key.start);
+                        break;
+                    }
+                    _ => {}
+                }
+                p = le;
+            }
+        }
+        if let Some(pos) = last {
+            self.diags.error(Diag::new("YAMLParseError", "Map comment with trailing content".into(), pos, None));
+        }
+    }
+
+    /// npm yaml's `hasAllNullValues(true)` rejects a null value that carries a comment: the
+    /// null scalar's own (`a: ~ # c`), or, for an empty value, any comment token the parser
+    /// puts between the key and the value (`a: # c`, `? a # c\n:`, comment lines after `a:`
+    /// unless a blank line precedes them and the next entry follows, `Parser.blockMap`).
+    fn null_value_has_comment(&self, k: usize, v: usize, next: Option<usize>, indent: usize, flow: bool) -> bool {
+        let text = self.src.text;
+        let b = &text.as_bytes()[..self.limit.min(text.len())];
+        let vn = &self.nodes[v];
+        let content = text.get(vn.content_start..vn.end).unwrap_or("");
+        if !content.trim().is_empty() {
+            let mut i = vn.end;
+            while matches!(b.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            return b.get(i) == Some(&b'#');
+        }
+        let mut i = self.nodes[k].end;
+        let (mut colon, mut newlines, mut comments) = (false, Vec::new(), Vec::new());
+        while i < b.len() {
+            let c = b[i];
+            let ws_after = |j: usize| matches!(b.get(j), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+            match c {
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    newlines.push(i);
+                    i += 1;
+                }
+                b'#' => {
+                    let ls = indent::line_start(text, i);
+                    let at_line_start = b[ls..i].iter().all(|&c| c == b' ');
+                    if !flow && at_line_start && i - ls > indent {
+                        newlines.clear();
+                    }
+                    comments.push(i);
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b':' | b'?' if ws_after(i + 1) || flow => {
+                    colon |= c == b':';
+                    newlines.clear();
+                    i += 1;
+                }
+                b'&' | b'!' => {
+                    newlines.clear();
+                    while i < b.len() && !ws_after(i) {
+                        i += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        if !colon {
+            return false;
+        }
+        let at_next_item = !flow && next.is_some() && indent::column(text, i) == indent;
+        let split = if at_next_item && newlines.len() >= 2 { newlines[1] } else { usize::MAX };
+        comments.iter().any(|&c| c < split)
     }
 
     /// Tag-specific checks done by npm yaml after composing a collection.
-    fn finish_special(&mut self, id: usize) {
+    fn finish_special(&mut self, id: usize, indent: usize) {
         let tag_pos = self.nodes[id].start;
         match &self.nodes[id].kind {
-            NodeKind::Map { kind: CollKind::Set, pairs, .. } => {
-                let ok = pairs.iter().all(|&(_, v)| match &self.nodes[v].kind {
-                    NodeKind::Scalar { value: Scalar::Null, .. } => self.nodes[v].tag.is_none(),
+            NodeKind::Map { kind: CollKind::Set, pairs, flow } => {
+                let ok = pairs.iter().enumerate().all(|(n, &(k, v))| match &self.nodes[v].kind {
+                    NodeKind::Scalar { value: Scalar::Null, .. } => {
+                        self.nodes[v].tag.is_none()
+                            && !self.null_value_has_comment(k, v, pairs.get(n + 1).map(|p| p.0), indent, *flow)
+                    }
                     _ => false,
                 });
                 if !ok {

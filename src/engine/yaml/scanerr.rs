@@ -508,6 +508,14 @@ impl Composer<'_, '_> {
                 Diag::new("YAMLParseError", "Implicit keys need to be on a single line".into(), st, None)
             }
             "recursion limit exceeded" => generic("Maximum call stack size exceeded".into()),
+            // saphyr patch 11: npm yaml ends the sequence there; a `:` then reaches the stream
+            "content after a block sequence entry on the byte order mark's line" => {
+                if token_type_at(b, m, false).0 == "map-value-ind" {
+                    generic("Unexpected map-value-ind token in YAML stream: \":\"".into())
+                } else {
+                    self.unexpected_at_node_end(m)
+                }
+            }
             "invalid trailing content after double-quoted scalar" if in_flow => {
                 let is_map = matches!(self.innermost_flow(), Some((true, _)));
                 generic(if is_map {

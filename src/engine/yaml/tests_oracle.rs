@@ -1036,3 +1036,121 @@ fn oracle_deep_flow() {
     // the position npm yaml reports here depends on where its stack overflowed
     check_err_relaxed(text, "YAMLParseError", "Maximum call stack size exceeded");
 }
+
+#[test]
+fn oracle_bom_indented_map() {
+    let text = "\u{feff}  a: 1\n  b: 2\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((2, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 2, column 1:\n\n\u{feff}  a: 1\n  b: 2\n^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_indented_map_nests() {
+    let text = "\u{feff}  a:\n  b: 2\n";
+    let expected = r##"{"obj": [["a", {"obj": [["b", {"num": "2"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_indented_map_then_col0() {
+    let text = "\u{feff}  a: 1\nb: 2\n";
+    let expected = r##"{"obj": [["a", {"num": "1"}], ["b", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_seq_item_same_line() {
+    let text = "\u{feff}- a\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Unexpected scalar at node end",
+        Some((1, 4)),
+        "YAMLParseError: Unexpected scalar at node end at line 1, column 4:\n\n\u{feff}- a\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_seq_empty_items() {
+    let text = "\u{feff}- - \n- b\n";
+    let expected = r##"[null, null, "b"]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_indented_block_scalar() {
+    let text = "\u{feff}  a: |\n   x\n";
+    let expected = r##"{"obj": [["a", "x\n"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_set_null_value_comment() {
+    let text = "!!set\na: # c\nb:\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_value_comment_next_line() {
+    let text = "!!set\na:\n# c\nb:\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_comment_after_blank_line() {
+    let text = "!!set\na:\n\n# c\nb:\n";
+    let expected = r##"{"set": ["a", "b"]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_map_comment_trailing_content() {
+    let text = "a: 1\n\n[x]: 2\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map comment with trailing content",
+        Some((3, 1)),
+        "YAMLParseError: Map comment with trailing content at line 3, column 1:\n\n\n[x]: 2\n^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_deeper_comment() {
+    let text = "a: 1\n  # c\n[x]: 2\n";
+    let expected = r##"{"obj": [["a", {"num": "1"}], ["[ x ]", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ x ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_root_block_scalar_tab_line() {
+    let text = ">+\n\tx";
+    let expected = r##""\tx\n""##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}

@@ -432,6 +432,13 @@ pub struct Scanner<'input, T> {
     between_documents: bool,
     // dsh-skills patch: the line of the last byte order mark token (0: none yet).
     bom_line: usize,
+    // dsh-skills patch (11): the line of a block sequence entry on the byte order mark's line.
+    bom_seq_line: usize,
+    // dsh-skills patch (11): the real column of the last block indentation on that line (-1:
+    // none), which npm yaml's lexer (not its parser) uses for scalars started there.
+    bom_lex_col: isize,
+    // dsh-skills patch (11): the line of an explicit key `?` on the byte order mark's line.
+    bom_key_line: usize,
     // dsh-skills patch: the line of the last `:` after an implicit key in block context.
     implicit_value_line: usize,
     // dsh-skills patch: the outermost flow collection being scanned started on the line of an
@@ -509,6 +516,9 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             stream_end_produced: self.stream_end_produced,
             between_documents: self.between_documents,
             bom_line: self.bom_line,
+            bom_seq_line: self.bom_seq_line,
+            bom_lex_col: self.bom_lex_col,
+            bom_key_line: self.bom_key_line,
             implicit_value_line: self.implicit_value_line,
             flow_is_value: self.flow_is_value,
             flow_value_ended: self.flow_value_ended,
@@ -573,6 +583,9 @@ impl<'input, T: Input> Scanner<'input, T> {
             stream_end_produced: false,
             between_documents: true,
             bom_line: 0,
+            bom_seq_line: 0,
+            bom_lex_col: -1,
+            bom_key_line: 0,
             implicit_value_line: 0,
             flow_is_value: false,
             flow_value_ended: false,
@@ -740,7 +753,9 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.stale_simple_keys()?;
 
         let mark = self.mark;
-        self.unroll_indent(mark.col as isize);
+        // dsh-skills patch (see `block_col`)
+        let bom_zero = mark.line == self.bom_line && mark.line != self.bom_key_line;
+        self.unroll_indent(if bom_zero { 0 } else { mark.col as isize });
 
         self.input.lookahead(4);
 
@@ -797,6 +812,18 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.value_after_flow_value = core::mem::take(&mut self.flow_value_ended); // dsh-skills patch
         let c = self.input.peek();
         let nc = self.input.peek_nth(1);
+        // dsh-skills patch (see `block_col`): on the byte order mark's line, npm yaml's parser
+        // gives a block sequence's content the sequence's own indentation, which ends the
+        // sequence: after `- ` only another `- ` (a new, empty item) may follow on that line.
+        if self.bom_seq_line == self.mark.line
+            && self.flow_level == 0
+            && !(c == '-' && is_blank_or_breakz(nc))
+        {
+            return Err(ScanError::new_str(
+                self.mark,
+                "content after a block sequence entry on the byte order mark's line",
+            ));
+        }
         match c {
             '[' => self.fetch_flow_collection_start(TokenType::FlowSequenceStart),
             '{' => self.fetch_flow_collection_start(TokenType::FlowMappingStart),
@@ -1654,7 +1681,12 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.skip_non_blank();
 
         // generate BLOCK-SEQUENCE-START if indented
-        self.roll_indent(mark.col, None, TokenType::BlockSequenceStart, mark);
+        // dsh-skills patch (see `block_col`)
+        if mark.line == self.bom_line {
+            self.bom_seq_line = mark.line;
+        }
+        let col = self.block_col(mark);
+        self.roll_indent(col, None, TokenType::BlockSequenceStart, mark);
         let found_tabs = self.skip_ws_to_eol(SkipTabs::Yes)?.found_tabs();
         self.input.lookahead(2);
         if found_tabs && self.input.next_char_is('-') && is_blank_or_breakz(self.input.peek_nth(1))
@@ -1711,7 +1743,7 @@ impl<'input, T: Input> Scanner<'input, T> {
     fn fetch_block_scalar(&mut self, literal: bool) -> ScanResult {
         self.save_simple_key();
         self.allow_simple_key();
-        let tok = self.scan_block_scalar(literal)?;
+        let tok = self.with_lex_indent(self.mark, |s| s.scan_block_scalar(literal))?; // dsh-skills patch (11)
 
         self.tokens.push_back(tok);
         Ok(())
@@ -1794,7 +1826,9 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.skip_break();
         }
 
-        if self.input.look_ch() == '\t' {
+        // dsh-skills patch (12): at the document root a block scalar's indentation may be 0,
+        // and npm yaml reads a first line starting with a tab as content (`|\n\tx` is "\tx\n").
+        if self.input.look_ch() == '\t' && self.indent >= 0 {
             return Err(ScanError::new_str(
                 start_mark,
                 "a block scalar content cannot start with a tab",
@@ -2376,7 +2410,8 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.save_simple_key();
         self.disallow_simple_key();
 
-        let tok = self.scan_plain_scalar()?;
+        self.unroll_non_block_indents(); // dsh-skills patch (11): before `with_lex_indent`
+        let tok = self.with_lex_indent(self.mark, Self::scan_plain_scalar)?; // dsh-skills patch (11)
 
         self.tokens.push_back(tok);
         Ok(())
@@ -2565,8 +2600,12 @@ impl<'input, T: Input> Scanner<'input, T> {
                     "mapping keys are not allowed in this context",
                 ));
             }
+            let col = self.block_col(start_mark); // dsh-skills patch (see `block_col`)
+            if start_mark.line == self.bom_line {
+                self.bom_key_line = start_mark.line; // dsh-skills patch (see `value_col`)
+            }
             self.roll_indent(
-                start_mark.col,
+                col,
                 None,
                 TokenType::BlockMappingStart,
                 start_mark,
@@ -2682,8 +2721,9 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
 
             // Add the BLOCK-MAPPING-START token if needed.
+            let col = self.value_col(sk.mark); // dsh-skills patch (see `value_col`)
             self.roll_indent(
-                sk.mark.col,
+                col,
                 Some(sk.token_number),
                 TokenType::BlockMappingStart,
                 sk.mark,
@@ -2722,8 +2762,9 @@ impl<'input, T: Input> Scanner<'input, T> {
                     ));
                 }
 
+                let col = self.value_col(start_mark); // dsh-skills patch (see `value_col`)
                 self.roll_indent(
-                    start_mark.col,
+                    col,
                     None,
                     TokenType::BlockMappingStart,
                     start_mark,
@@ -2741,6 +2782,53 @@ impl<'input, T: Input> Scanner<'input, T> {
             .push_back(Token(Span::empty(start_mark), TokenType::Value));
 
         Ok(())
+    }
+
+    /// dsh-skills patch (11): the column of `m` as block indentation. npm yaml's parser counts
+    /// leading spaces and `-`/`?`/`:` indicators as a token's indentation only while nothing
+    /// else has come on the line, and the byte order mark its lexer strips at the start of the
+    /// first line is a token of neither kind: every token on that line has indentation 0 there
+    /// (`\u{FEFF}  a: 1\n  b: 2` fails, `\u{FEFF}  a:\n  b: 1` nests).
+    fn block_col(&mut self, m: Marker) -> usize {
+        if m.line == self.bom_line {
+            self.bom_lex_col = m.col as isize;
+            0
+        } else {
+            m.col
+        }
+    }
+
+    /// dsh-skills patch (11): the column of a mapping started by a `:` at `m` (see
+    /// `block_col`). After a `?` on the byte order mark's line, npm yaml's parser nests the
+    /// mapping in the explicit key although both have indentation 0 (`? : b` is the key
+    /// `{ : b }`); the real column nests it here too.
+    fn value_col(&mut self, m: Marker) -> usize {
+        if m.line == self.bom_key_line {
+            self.bom_lex_col = m.col as isize;
+            m.col
+        } else {
+            self.block_col(m)
+        }
+    }
+
+    /// dsh-skills patch (11): run `scan` with the indentation npm yaml's lexer has for a scalar
+    /// starting at `start` (see `block_col`): on the byte order mark's line, the real column.
+    #[inline]
+    fn with_lex_indent<R>(&mut self, start: Marker, scan: impl FnOnce(&mut Self) -> R) -> R {
+        if start.line != self.bom_line || self.bom_lex_col <= self.indent || self.flow_level > 0 {
+            return scan(self);
+        }
+        self.with_lex_indent_cold(scan)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn with_lex_indent_cold<R>(&mut self, scan: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.indent;
+        self.indent = self.bom_lex_col;
+        let r = scan(self);
+        self.indent = saved;
+        r
     }
 
     /// Add an indentation level to the stack with the given block token, if needed.
