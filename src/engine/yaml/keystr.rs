@@ -272,7 +272,11 @@ impl St<'_> {
                     Some("binary" | "timestamp" | "merge")
                 ) =>
             {
-                if node.tag.as_deref().is_some_and(|t| t.ends_with(":merge")) { "<<".into() } else { String::new() }
+                if node.tag.as_deref().is_some_and(|t| t.ends_with(":merge")) {
+                    "<<".into()
+                } else {
+                    String::new()
+                }
             }
             _ => self.collection(id, ctx)?,
         };
@@ -567,7 +571,9 @@ fn sexagesimal_string(x: f64) -> String {
         .collect::<Vec<_>>()
         .join(":");
     // `.replace(/000000\d*$/, '')`: the leftmost run of six zeros followed by digits to the end
-    if let Some(i) = (0..s.len()).find(|&i| s[i..].starts_with("000000") && s[i + 6..].bytes().all(|b| b.is_ascii_digit())) {
+    if let Some(i) =
+        (0..s.len()).find(|&i| s[i..].starts_with("000000") && s[i + 6..].bytes().all(|b| b.is_ascii_digit()))
+    {
         s.truncate(i);
     }
     format!("{sign}{s}")

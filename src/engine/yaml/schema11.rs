@@ -236,7 +236,23 @@ pub fn resolve_plain(s: &str, at_key: bool) -> Scalar {
     match s.as_bytes().first() {
         None => return Scalar::Null,
         Some(
-            b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'y' | b'Y' | b'o' | b'O' | b'e' | b'E' | b'.' | b'+' | b'-' | b'<'
+            b'~'
+            | b'n'
+            | b'N'
+            | b't'
+            | b'T'
+            | b'f'
+            | b'F'
+            | b'y'
+            | b'Y'
+            | b'o'
+            | b'O'
+            | b'e'
+            | b'E'
+            | b'.'
+            | b'+'
+            | b'-'
+            | b'<'
             | b'0'..=b'9',
         ) => {}
         Some(_) => return Scalar::Str(s.to_string()),
