@@ -201,11 +201,42 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
         let links = if *first_in_bundle { bundle::check_symlinks(s) } else { Vec::new() };
         (s.checked.is_none().then(|| Box::new(check::check_file(s, &check_opts))), links)
     });
-    // Paths that discovery-level findings point at keep their text for snippets.
-    let mentioned: std::collections::HashSet<String> = findings.iter().map(|f| f.path.clone()).collect();
-    for ((s, _), (own, links)) in work.into_iter().zip(results) {
+    // Paths that discovery-level findings point at keep their text for snippets, as far as
+    // those findings reach into it (all of it for one with a fix).
+    let mut mentioned: HashMap<String, Reach> = HashMap::new();
+    for f in &findings {
+        mentioned.entry(f.path.clone()).or_default().add(f);
+    }
+    // Every finding gathered below, counted first: the list is made once at its size instead of
+    // growing by doubling, the largest allocation of a large run.
+    fn gathered(r: &check::FileResult) -> usize {
+        let rejected = r.harness_warning.is_some() && !r.findings.iter().any(|f| f.severity == Severity::Error);
+        r.findings.len() + usize::from(rejected)
+    }
+    let checked_count = |s: &Subject| {
+        let count = |r: &dyn std::any::Any| r.downcast_ref::<check::FileResult>().map_or(0, gathered);
+        s.checked.as_ref().and_then(|c| c.peek(|r| count(r))).unwrap_or(0)
+    };
+    let counts: Vec<usize> = work
+        .iter()
+        .zip(&results)
+        .map(|((s, _), (own, links))| links.len() + own.as_ref().map_or_else(|| checked_count(s), |r| gathered(r)))
+        .collect();
+    let mut left: usize = counts.iter().sum();
+    if !findings.is_empty() {
+        findings.reserve_exact(left);
+    }
+    for (((s, _), (own, links)), count) in work.into_iter().zip(results).zip(counts) {
+        left -= count;
         let r = own.map_or_else(|| check::check_file(s, &check_opts), |r| *r);
-        let needs_text = !links.is_empty() || mentioned.contains(&s.path);
+        let needs_text = !links.is_empty() || mentioned.contains_key(&s.path);
+        let mut reach = mentioned.get(&s.path).cloned().unwrap_or_default();
+        links.iter().for_each(|f| reach.add(f));
+        reach.add_end(r.frontmatter.as_ref().map(|f| f.end));
+        reach.add_end(r.name_span.as_ref().map(|n| n.end));
+        if findings.is_empty() && !links.is_empty() {
+            findings.reserve_exact(count + left);
+        }
         findings.extend(links);
         let mut file_findings = r.findings;
         if let Some(w) = &r.harness_warning
@@ -223,14 +254,26 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
         }
         // Only findings about the skill as a whole (discovery's) take the name's span.
         if let Some(span) = r.name_span
-            && mentioned.contains(&s.path)
+            && mentioned.contains_key(&s.path)
         {
             name_spans.insert(s.path.clone(), span);
         }
         // A text the check kept only part of is read again when another finding points into it.
         let src = match r.source {
-            src if r.text_partial && needs_text => check::reread(&s.path).or(src),
-            src => src,
+            src if r.text_partial && needs_text => {
+                // As far as the findings pointing into it, this file's own findings, its name
+                // and its frontmatter (suppressions) reach.
+                reach.add_end(src.as_ref().map(|t| t.text.len()));
+                check::reread(&s.path)
+                    .map(|mut full| {
+                        if let Reach::Upto(end) = reach {
+                            full.shorten_to(full.end_of_line_at(end.saturating_sub(1)));
+                        }
+                        full
+                    })
+                    .or(src.map(|b| *b))
+            }
+            src => src.map(|b| *b),
         };
         if r.text_partial && src.is_none() {
             report.summary.files += 1;
@@ -254,6 +297,7 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
         // Moved, not copied, when it is the first: one file's findings can be the whole run.
         if findings.is_empty() {
             findings = file_findings;
+            findings.reserve_exact(left);
         } else {
             findings.append(&mut file_findings);
         }
@@ -275,20 +319,54 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
             None => false,
         }
     });
+    findings.shrink_to_fit();
     withdraw_refused_fixes(&mut findings, &report, &t.subjects);
     report.findings = findings;
     report.finish();
     Run { report, subjects: t.subjects }
 }
 
-/// Fixes of one file checked one by one (two parses of the file each); beyond that they are
+/// How much of a file's text the findings pointing into it need.
+#[derive(Clone, Copy, Debug)]
+enum Reach {
+    /// Through the line holding byte `end - 1` (0: none of it).
+    Upto(usize),
+    /// All of it, exactly (a finding with a fix edits it).
+    Whole,
+}
+
+impl Default for Reach {
+    fn default() -> Self {
+        Reach::Upto(0)
+    }
+}
+
+impl Reach {
+    fn add(&mut self, f: &Finding) {
+        if f.fix.is_some() {
+            *self = Reach::Whole;
+        }
+        self.add_end(f.span.as_ref().map(|s| s.end.max(s.start + 1)));
+        for r in f.related.iter().filter(|r| r.path == f.path) {
+            self.add_end(r.span.as_ref().map(|s| s.end.max(s.start + 1)));
+        }
+    }
+
+    fn add_end(&mut self, end: Option<usize>) {
+        if let (Reach::Upto(at), Some(end)) = (&mut *self, end) {
+            *at = (*at).max(end);
+        }
+    }
+}
+
+/// Fixes of one file checked one by one (one parse of the fixed text each); beyond that they are
 /// checked together, so that a file with thousands of fixable findings stays linear.
 const FIXES_CHECKED_ALONE: usize = 16;
 
 /// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be
 /// skipped) is not offered: the finding keeps its advice and says why, and is not counted
 /// as fixable. A file with more than [`FIXES_CHECKED_ALONE`] fixes has them checked applied all
-/// together first (one plan, two parses); only when that is refused are they checked alone,
+/// together first (one plan: the file and the fixed text parsed once each); only when that is refused are they checked alone,
 /// up to the budget, and the rest are withdrawn with the combined plan's reason.
 fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
     // Each subject by path, once: one lookup per finding with a fix, not a scan per file.
@@ -301,13 +379,14 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
     for (path, idx) in per_file {
         let Some(s) = by_path.get(path) else { continue };
         let Some(src) = report.files.get(&s.path) else { continue };
-        let alone = |f: &Finding| match fix::plan(&s.path, src, &[f], s.node_mode) {
+        let planner = fix::Planner::new(&s.path, src, s.node_mode);
+        let alone = |f: &Finding| match planner.plan(&[f]) {
             Some(plan) => plan.refused,
             None => Some("the edit does not apply to the file's text".to_string()),
         };
         if idx.len() > FIXES_CHECKED_ALONE {
             let all: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
-            let together = fix::plan(&s.path, src, &all, s.node_mode).and_then(|p| p.refused);
+            let together = planner.plan(&all).and_then(|p| p.refused);
             let Some(why) = together else { continue };
             // What `--fix` would do: it applies the file's fixes together, and refuses them.
             let why = format!("applied with the file's other fixes, as `--fix` does, {why}");

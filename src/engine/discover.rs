@@ -595,6 +595,11 @@ impl Checked {
         Checked(std::sync::Mutex::new(Some(result)))
     }
 
+    /// `f` of the result, unless it was taken.
+    pub fn peek<R>(&self, f: impl FnOnce(&(dyn std::any::Any + Send)) -> R) -> Option<R> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).as_deref().map(f)
+    }
+
     pub fn take(&self) -> Option<Box<dyn std::any::Any + Send>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }

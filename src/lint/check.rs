@@ -29,7 +29,7 @@ pub struct CheckOptions {
 /// What one file produced.
 #[derive(Debug, Default)]
 pub struct FileResult {
-    pub source: Option<SourceText>,
+    pub source: Option<Box<SourceText>>,
     pub findings: Vec<Finding>,
     /// The frontmatter `name`, when it is a string.
     pub name: Option<String>,
@@ -233,7 +233,7 @@ pub fn check_bytes(
             );
             result.harness_warning = Some(warning);
             result.findings = findings;
-            result.source = Some(source);
+            result.source = Some(Box::new(source));
             return result;
         }
         let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
@@ -257,7 +257,7 @@ pub fn check_bytes(
             );
             result.harness_warning = Some(warning);
             result.findings = findings;
-            result.source = Some(source);
+            result.source = Some(Box::new(source));
             return result;
         }
         (bom, &source.text[bom..])
@@ -298,7 +298,7 @@ pub fn check_bytes(
     result.name_span = ctx.fm.as_ref().and_then(|_| ctx.value_span("name"));
     result.harness_warning = warning;
     result.findings = findings;
-    result.source = Some(source);
+    result.source = Some(Box::new(source));
     result
 }
 

@@ -4,7 +4,8 @@
 //! skill's folder.
 
 use super::{Edit, Finding, Fix, SourceText};
-use crate::engine::skillfile;
+use crate::engine::skillfile::{self, ParsedSkill, Rejection};
+use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashSet};
 use std::io::Write;
 use std::ops::Range;
@@ -23,44 +24,67 @@ pub struct FilePlan {
 
 /// Choose non-overlapping fixes for one file, in finding order.
 pub fn plan(path: &str, src: &SourceText, findings: &[&Finding], node_mode: bool) -> Option<FilePlan> {
-    if !src.exact {
-        return None;
+    Planner::new(path, src, node_mode).plan(findings)
+}
+
+/// Plans for one file, as many as asked: the file as it is now is parsed once, on the first
+/// plan, and every plan's fixed text is compared with that one result (a file with many fixes
+/// checked one by one costs one parse per plan, not two).
+pub struct Planner<'a> {
+    path: &'a str,
+    src: &'a SourceText,
+    node_mode: bool,
+    before: OnceCell<Result<ParsedSkill, Rejection>>,
+}
+
+impl<'a> Planner<'a> {
+    pub fn new(path: &'a str, src: &'a SourceText, node_mode: bool) -> Self {
+        Planner { path, src, node_mode, before: OnceCell::new() }
     }
-    let mut fixes: Vec<Fix> = Vec::new();
-    // The edits chosen so far, by (start, end), and every fix's edits seen: each check is a
-    // lookup, so a file with thousands of fixable findings stays linear.
-    let mut taken: BTreeSet<(usize, usize)> = BTreeSet::new();
-    let mut seen: HashSet<&[Edit]> = HashSet::new();
-    for f in findings {
-        let Some(fix) = &f.fix else { continue };
-        if !seen.insert(&fix.edits) {
-            continue;
-        }
-        let overlaps = fix.edits.iter().any(|e| overlaps_taken(&taken, &e.range) || e.range.end > src.text.len());
-        if overlaps {
-            continue;
-        }
-        taken.extend(fix.edits.iter().map(|e| (e.range.start, e.range.end)));
-        fixes.push(fix.clone());
-    }
-    if fixes.is_empty() {
-        return None;
-    }
-    let mut edits: Vec<&Edit> = fixes.iter().flat_map(|f| &f.edits).collect();
-    edits.sort_by_key(|e| e.range.start);
-    let mut new = String::with_capacity(src.text.len());
-    let mut at = 0;
-    for e in edits {
-        if !src.text.is_char_boundary(e.range.start) || !src.text.is_char_boundary(e.range.end) {
+
+    /// [`plan`] with this file's parse shared between calls.
+    pub fn plan(&self, findings: &[&Finding]) -> Option<FilePlan> {
+        let (path, src) = (self.path, self.src);
+        if !src.exact {
             return None;
         }
-        new.push_str(&src.text[at..e.range.start]);
-        new.push_str(&e.replacement);
-        at = e.range.end;
+        let mut fixes: Vec<Fix> = Vec::new();
+        // The edits chosen so far, by (start, end), and every fix's edits seen: each check is a
+        // lookup, so a file with thousands of fixable findings stays linear.
+        let mut taken: BTreeSet<(usize, usize)> = BTreeSet::new();
+        let mut seen: HashSet<&[Edit]> = HashSet::new();
+        for f in findings {
+            let Some(fix) = &f.fix else { continue };
+            if !seen.insert(&fix.edits) {
+                continue;
+            }
+            let overlaps = fix.edits.iter().any(|e| overlaps_taken(&taken, &e.range) || e.range.end > src.text.len());
+            if overlaps {
+                continue;
+            }
+            taken.extend(fix.edits.iter().map(|e| (e.range.start, e.range.end)));
+            fixes.push(fix.clone());
+        }
+        if fixes.is_empty() {
+            return None;
+        }
+        let mut edits: Vec<&Edit> = fixes.iter().flat_map(|f| &f.edits).collect();
+        edits.sort_by_key(|e| e.range.start);
+        let mut new = String::with_capacity(src.text.len());
+        let mut at = 0;
+        for e in edits {
+            if !src.text.is_char_boundary(e.range.start) || !src.text.is_char_boundary(e.range.end) {
+                return None;
+            }
+            new.push_str(&src.text[at..e.range.start]);
+            new.push_str(&e.replacement);
+            at = e.range.end;
+        }
+        new.push_str(&src.text[at..]);
+        let before = self.before.get_or_init(|| load(&src.text, self.node_mode));
+        let refused = check_meaning(before, &new, self.node_mode);
+        Some(FilePlan { path: path.to_string(), fixes, old: src.text.clone(), new, refused })
     }
-    new.push_str(&src.text[at..]);
-    let refused = check_meaning(&src.text, &new, node_mode);
-    Some(FilePlan { path: path.to_string(), fixes, old: src.text.clone(), new, refused })
 }
 
 /// Whether `e` overlaps (or equals) an edit range in `taken`. The ranges in `taken` were chosen
@@ -78,14 +102,15 @@ fn overlaps_taken(taken: &BTreeSet<(usize, usize)>, e: &Range<usize>) -> bool {
     false
 }
 
+/// What the harness loads from `text` (the fields compared; the body is not kept).
+fn load(text: &str, node_mode: bool) -> Result<ParsedSkill, Rejection> {
+    let text = if node_mode { text } else { text.strip_prefix('\u{FEFF}').unwrap_or(text) };
+    skillfile::parse_skill_text_with(text, false)
+}
+
 /// `None` when the fixed text loads the same skill (or repairs a skipped one); otherwise why not.
-fn check_meaning(old: &str, new: &str, node_mode: bool) -> Option<String> {
-    let harness = |t: &str| -> String {
-        if node_mode { t.to_string() } else { t.strip_prefix('\u{FEFF}').unwrap_or(t).to_string() }
-    };
-    let before = skillfile::parse_skill_text(&harness(old));
-    let after = skillfile::parse_skill_text(&harness(new));
-    match (before, after) {
+fn check_meaning(before: &Result<ParsedSkill, Rejection>, new: &str, node_mode: bool) -> Option<String> {
+    match (before, load(new, node_mode)) {
         (Ok(b), Ok(a)) => {
             let same = a.name == b.name
                 && a.description == b.description

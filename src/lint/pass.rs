@@ -1,7 +1,7 @@
 //! Lint's per-file check inside discovery's pass ([`InPass`]).
 
+use super::Severity;
 use super::check::CheckOptions;
-use super::{Severity, SourceText};
 
 /// Lint's per-file check as a discovery [`FileCheck`](crate::engine::discover::FileCheck): each file is
 /// checked on the worker that read it, with discovery's bytes and YAML parse, which are then
@@ -19,6 +19,8 @@ impl crate::engine::discover::FileCheck for InPass {
         let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
         let mut result = super::check::check_bytes(&subject, file.bytes, file.yaml, &self.opts);
         result.findings.retain(|f| f.severity == Severity::Error || self.config.level(f, &self.opts.compat).is_some());
+        // Kept until lint folds it into the report, beside every other file's: no spare room.
+        result.findings.shrink_to_fit();
         let Some(src) = &mut result.source else { return Box::new(result) };
         // Suppression comments are matched against every finding, later: keep such a text.
         if result.frontmatter.as_ref().is_some_and(|fm| {
@@ -43,19 +45,8 @@ impl crate::engine::discover::FileCheck for InPass {
             })
             .map(|s| s.end.max(s.start + 1) - 1)
             .max();
-        let cut = match last {
-            None => 0,
-            Some(at) if at >= src.text.len() => src.text.len(),
-            Some(at) => memchr::memchr(b'\n', &src.text.as_bytes()[at..]).map_or(src.text.len(), |i| at + i + 1),
-        };
-        if cut < src.text.len() {
-            let mut text = std::mem::take(&mut src.text);
-            text.truncate(cut);
-            text.shrink_to_fit();
-            // Not the file any more: no fix may be planned on it.
-            *src = SourceText::new(text, false);
-            result.text_partial = true;
-        }
+        let cut = last.map_or(0, |at| src.end_of_line_at(at));
+        result.text_partial |= src.shorten_to(cut);
         Box::new(result)
     }
 }

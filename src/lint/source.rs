@@ -55,6 +55,29 @@ impl SourceText {
         SourceText { text, exact, line_starts: std::sync::OnceLock::new(), char_marks: std::sync::OnceLock::new() }
     }
 
+    /// The end of the line holding byte `at`, its line break included (the text's length when
+    /// `at` is at or past the end).
+    pub fn end_of_line_at(&self, at: usize) -> usize {
+        if at >= self.text.len() {
+            return self.text.len();
+        }
+        memchr::memchr(b'\n', &self.text.as_bytes()[at..]).map_or(self.text.len(), |i| at + i + 1)
+    }
+
+    /// Keep only `text[..cut]`, for positions and snippets up to there. A shortened text is not
+    /// the file any more: `exact` is cleared, so no fix is planned on it. `true` when it was
+    /// shortened.
+    pub fn shorten_to(&mut self, cut: usize) -> bool {
+        if cut >= self.text.len() {
+            return false;
+        }
+        let mut text = std::mem::take(&mut self.text);
+        text.truncate(cut);
+        text.shrink_to_fit();
+        *self = SourceText::new(text, false);
+        true
+    }
+
     fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             let mut starts = vec![0];

@@ -45,6 +45,12 @@ impl Targets {
 /// Everything the harness scans for the snapshot's cwd.
 pub fn from_snapshot(snap: &Snapshot) -> Targets {
     let mut t = Targets { complete: snap.complete, ..Targets::default() };
+    // At most one subject per entry: room for them all at once, not grown by doubling.
+    let entries = snap.providers.iter().filter_map(|p| match &p.run {
+        ProviderRun::Filesystem { scan, .. } => Some(scan.roots.iter().map(|r| r.entries.len()).sum::<usize>()),
+        _ => None,
+    });
+    t.subjects.reserve_exact(entries.sum());
     for p in &snap.providers {
         let ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
         let mut reported = false;

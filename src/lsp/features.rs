@@ -497,11 +497,12 @@ fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeAct
         changes.insert(doc.uri.clone(), edits);
         WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() }
     };
+    let planner = fix::Planner::new(&s.path, src, s.node_mode);
     if wants(&CodeActionKind::QUICKFIX) {
         for f in run.report.findings.iter().filter(|f| f.path == s.path && touches(f)) {
             let diag = diagnostic(f, &s.path, &idx, &run);
             if f.fix.is_some()
-                && let Some(plan) = fix::plan(&s.path, src, &[f], s.node_mode)
+                && let Some(plan) = planner.plan(&[f])
                 && plan.refused.is_none()
             {
                 out.push(CodeActionOrCommand::CodeAction(CodeAction {
@@ -523,7 +524,7 @@ fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeAct
     if wants(&CodeActionKind::SOURCE_FIX_ALL) || wants(&CodeActionKind::QUICKFIX) {
         let mine: Vec<&Finding> = run.report.findings.iter().filter(|f| f.path == s.path).collect();
         if mine.iter().filter(|f| f.fix.is_some()).count() > 1
-            && let Some(plan) = fix::plan(&s.path, src, &mine, s.node_mode)
+            && let Some(plan) = planner.plan(&mine)
             && plan.refused.is_none()
         {
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
