@@ -475,11 +475,7 @@ fn system_entry(e: &EntryReport, wanted: &str, out: &mut Vec<NearMiss>) {
 
 /// The frontmatter `name` of a file, if it parses that far.
 fn declared_name(path: &str) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > 1 << 20 {
-        return None;
-    }
-    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    let text = crate::engine::textread::read_text_beside(path, 1 << 20)?;
     let fm = skillfile::split_frontmatter(text.trim_start_matches('\u{feff}')).ok()?;
     let parsed = crate::engine::yaml::parse(&text.trim_start_matches('\u{feff}')[fm.yaml]).ok()?;
     match parsed.value {

@@ -33,6 +33,24 @@ pub fn find(body: &str) -> Vec<Reference> {
     find_from(body, 1)
 }
 
+/// A candidate's references, each with where it lands: with the file's own line numbers (as
+/// `lint` reports them) when the file reads, else those of the trimmed body it loaded with.
+pub fn of_candidate(c: &crate::engine::discover::Candidate) -> Vec<(Reference, RefStatus)> {
+    let found = c
+        .path
+        .as_deref()
+        .and_then(|p| crate::engine::textread::read_text_beside(p, crate::engine::textread::NODE_MAX_FILE))
+        .and_then(|t| find_in_file(&t))
+        .unwrap_or_else(|| find(&c.skill.content));
+    found
+        .into_iter()
+        .map(|r| {
+            let status = check(&c.resource_base, &r.target);
+            (r, status)
+        })
+        .collect()
+}
+
 /// The references of a skill file's body with the file's own line numbers (as `lint` reports
 /// them), or `None` when the file has no frontmatter.
 pub fn find_in_file(text: &str) -> Option<Vec<Reference>> {

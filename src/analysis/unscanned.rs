@@ -287,21 +287,12 @@ pub fn skill_entries(dir: &str) -> Vec<String> {
             if std::fs::metadata(platform::join(&path, "SKILL.md")).is_ok_and(|m| m.is_file()) {
                 out.push(format!("{name}/"));
             }
-        } else if meta.is_file() && name.ends_with(".md") && starts_with_fence(&path) {
+        } else if meta.is_file() && name.ends_with(".md") && crate::engine::textread::starts_with_fence(&path) {
             out.push(name);
         }
     }
     out.sort();
     out
-}
-
-fn starts_with_fence(path: &str) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 8];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    let head = &head[..n];
-    let head = head.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(head);
-    head.starts_with(b"---\n") || head.starts_with(b"---\r\n")
 }
 
 /// `.agents/skills` and `.dsh/skills` folders below `project` (not `project`'s own), breadth

@@ -41,7 +41,8 @@ pub fn run(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environme
     } else if json {
         write_json(io, &report::skill(c))?;
     } else {
-        io.out.write_all(human::show(&snap, c, &io.term).as_bytes())?;
+        let found = crate::analysis::refs::of_candidate(c);
+        io.out.write_all(human::show(&snap, c, &found, &io.term).as_bytes())?;
     }
     Ok(EXIT_OK)
 }

@@ -142,6 +142,40 @@ pub fn read_skill_file(path: &str, route: Route<'_>, keep: Keep) -> Result<ReadO
     }
 }
 
+/// A look at a file beside the scan (a near miss's `name`, the line numbers `show` prints): its
+/// whole text, when it is a regular file of at most `limit` bytes of UTF-8. Read like every
+/// skill file ([`read_skill_file`]): never blocks on a FIFO or a device.
+pub fn read_text_beside(path: &str, limit: u64) -> Option<String> {
+    if std::fs::metadata(path).ok()?.len() > limit {
+        return None;
+    }
+    match read_skill_file(path, Route::Node, Keep::Bytes) {
+        Ok(ReadOutcome::Bytes(file)) => String::from_utf8(file.into_bytes()).ok(),
+        _ => None,
+    }
+}
+
+/// Whether the file at `path` opens with a frontmatter fence (`---` and a line break, after a
+/// byte order mark): a glance at a file beside the scan that may be a skill. A special file is
+/// opened without blocking and never read.
+pub fn starts_with_fence(path: &str) -> bool {
+    let Ok(mut file) = nodefs::open_nonblocking(path) else { return false };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 8];
+    let mut n = 0;
+    while n < head.len() {
+        match file.read(&mut head[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    let head = &head[..n];
+    let head = head.strip_prefix(b"\xef\xbb\xbf".as_slice()).unwrap_or(head);
+    head.starts_with(b"---\n") || head.starts_with(b"---\r\n")
+}
+
 /// Plain Node: `open`, `fstat`, `read` of `path`; a directory fails with EISDIR, as Node does.
 fn read_node(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
     let opened = nodefs::open_nonblocking(path)
@@ -608,6 +642,19 @@ mod tests {
             panic!()
         };
         assert!(front.starts_with('\u{feff}'), "plain Node keeps the BOM");
+        // The glances beside the scan: text only from regular UTF-8 files, never blocking.
+        assert!(read_text_beside(&at("plain.md"), 1 << 20).is_some());
+        assert!(read_text_beside(&at("plain.md"), 4).is_none(), "over the limit");
+        for name in ["latin1.md", "dir.md", "missing.md"] {
+            assert!(read_text_beside(&at(name), 1 << 20).is_none(), "{name}");
+        }
+        assert!(starts_with_fence(&at("plain.md")) && starts_with_fence(&at("bom.md")));
+        assert!(!starts_with_fence(&at("long.md")) && !starts_with_fence(&at("dir.md")));
+        #[cfg(unix)]
+        {
+            assert!(read_text_beside(&at("fifo.md"), 1 << 20).is_none());
+            assert!(!starts_with_fence(&at("fifo.md")));
+        }
     }
 
     #[test]

@@ -347,11 +347,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
 
 /// The frontmatter `name` of a skill file the harness would load if it found it.
 pub fn well_formed_name(path: &str) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > 4 << 20 {
-        return None;
-    }
-    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    let text = crate::engine::textread::read_text_beside(path, 4 << 20)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     crate::engine::skillfile::parse_skill_text(text).ok().map(|p| p.name)
 }
@@ -417,7 +413,9 @@ fn nested_skill_files(dir: &str) -> (Vec<String>, Option<String>) {
         let hit = if e.depth() >= 2 {
             name == "SKILL.md"
         } else {
-            name.ends_with(".md") && e.file_type().is_file() && starts_with_fence(e.path())
+            name.ends_with(".md")
+                && e.file_type().is_file()
+                && e.path().to_str().is_some_and(crate::engine::textread::starts_with_fence)
         };
         if hit {
             found.push(e.path().to_string_lossy().into_owned());
@@ -431,13 +429,6 @@ fn nested_skill_files(dir: &str) -> (Vec<String>, Option<String>) {
         .collect();
     found.retain(|p| !bundles.iter().any(|b| p.starts_with(b.as_str()) && platform::dirname(p).len() + 1 > b.len()));
     (found, stopped)
-}
-
-fn starts_with_fence(path: &std::path::Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 5];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    head[..n].starts_with(b"---\n") || head[..n].starts_with(b"---\r\n")
 }
 
 /// The root directory a candidate came from.

@@ -10,6 +10,7 @@ use crate::analysis::refscan;
 use crate::commands::lint::Run;
 use crate::engine::catalog::CatalogEntry;
 use crate::engine::platform;
+use crate::engine::textread::{self, Keep, ReadOutcome, Route};
 use crate::lint::check;
 use crate::lint::subject::Subject;
 use crate::lint::{Action, Finding, Severity, fix, rules};
@@ -64,7 +65,8 @@ fn bytes(doc: &Doc) -> Vec<u8> {
         && let Ok(meta) = std::fs::metadata(path)
         && meta.is_file()
         && meta.len() <= doc.text.len() as u64
-        && let Ok(disk) = std::fs::read(path)
+        && let Ok(ReadOutcome::Bytes(disk)) = textread::read_skill_file(path, Route::Node, Keep::Bytes)
+        && let disk = disk.into_bytes()
         && std::str::from_utf8(&disk).is_err()
         && String::from_utf8_lossy(&disk) == doc.text.as_str()
     {

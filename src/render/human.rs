@@ -478,8 +478,9 @@ fn location(c: &Candidate) -> String {
     c.path.clone().unwrap_or_else(|| format!("(provider {})", c.provider))
 }
 
-/// `show` in human format.
-pub fn show(snap: &Snapshot, c: &Candidate, term: &Term) -> String {
+/// `show` in human format: the winning copy `c`; `found` are its references and where they land
+/// ([`refs::of_candidate`]).
+pub fn show(snap: &Snapshot, c: &Candidate, found: &[(refs::Reference, RefStatus)], term: &Term) -> String {
     let mut o = String::new();
     let label = |t: &Term, s: &str| t.bold(&format!("{s:<14}"));
     let _ = writeln!(o, "{}", term.bold(&safe(&c.skill.name)));
@@ -535,23 +536,15 @@ pub fn show(snap: &Snapshot, c: &Candidate, term: &Term) -> String {
     for l in shadows {
         let _ = writeln!(o, "  {}{} ({}, rank {})", label(term, "shadows"), safe(&location(l)), l.source, l.rank);
     }
-    // The file's own line numbers, as `lint` reports them; the trimmed body when unreadable.
-    let found = c
-        .path
-        .as_deref()
-        .and_then(|p| std::fs::read(p).ok())
-        .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|t| refs::find_in_file(&t))
-        .unwrap_or_else(|| refs::find(&c.skill.content));
     if !found.is_empty() {
         let _ = writeln!(o, "\n{}", term.bold("References in the body"));
-        for r in found {
-            let status = match refs::check(&c.resource_base, &r.target) {
+        for (r, status) in found {
+            let status = match status {
                 RefStatus::Exists(kind) => term.green(&format!("ok ({kind})")),
                 RefStatus::Missing => term.red("missing"),
                 RefStatus::Outside => term.yellow("outside the bundle (exists; not opened)"),
                 RefStatus::EscapesViaSymlink(real) => {
-                    term.yellow(&format!("leaves the bundle through a symlink to {}", safe(&real)))
+                    term.yellow(&format!("leaves the bundle through a symlink to {}", safe(real)))
                 }
             };
             let _ = writeln!(o, "  line {:<4} {}  {} ({})", r.line, safe(&r.target), status, r.evidence.as_str());
