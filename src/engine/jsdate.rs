@@ -101,10 +101,11 @@ fn is_utc_like(tz: &jiff::tz::TimeZone, now: i64) -> bool {
 /// ICU's default locale id for the environment; `None` is the root locale.
 pub fn icu_default_locale(var: &dyn Fn(&str) -> Option<String>) -> Option<Locale> {
     let posix = var("LC_ALL").or_else(|| var("LC_MESSAGES")).or_else(|| var("LANG")).unwrap_or_else(|| "C".into());
-    if posix == "C" || posix == "POSIX" {
+    // ICU strips the codeset and modifier first, so `C.UTF-8` (Debian's default) is `C` too
+    let base = posix.split(['.', '@']).next().unwrap_or("");
+    if base == "C" || base == "POSIX" {
         return Some(Locale::try_from_str("en-US-posix").unwrap_or_else(|_| "en-US".parse().expect("en-US")));
     }
-    let base = posix.split(['.', '@']).next().unwrap_or("");
     if base.is_empty() {
         return None;
     }
@@ -359,6 +360,8 @@ mod tests {
         assert_eq!(loc(icu_default_locale(&env(&[("LANG", "de_DE.UTF-8@euro")]))).as_deref(), Some("de-DE"));
         assert_eq!(loc(icu_default_locale(&env(&[]))).as_deref(), Some("en-US-posix"));
         assert_eq!(loc(icu_default_locale(&env(&[("LC_ALL", "C")]))).as_deref(), Some("en-US-posix"));
+        assert_eq!(loc(icu_default_locale(&env(&[("LANG", "C.UTF-8")]))).as_deref(), Some("en-US-posix"));
+        assert_eq!(loc(icu_default_locale(&env(&[("LC_ALL", "POSIX@euro")]))).as_deref(), Some("en-US-posix"));
     }
 
     // Expectations from Node (ICU 78): `TZ=… LC_ALL=… node -e 'console.log(String(new Date(t)))'`.

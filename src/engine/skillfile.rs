@@ -146,6 +146,7 @@ pub fn shape_of(v: &Value) -> &'static str {
         Value::Map(_) => "an ordered map",
         Value::Set(_) => "a set",
         Value::Circular => "a self-reference",
+        Value::Symbol(_) => "a merge-key symbol",
     }
 }
 

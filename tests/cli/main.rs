@@ -21,4 +21,5 @@ mod lint;
 mod lsp;
 mod pty;
 mod watch;
+mod yaml11;
 mod yaml_scanner_runs;

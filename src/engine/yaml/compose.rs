@@ -8,7 +8,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 use super::blockscalar;
 use super::diag::{Diag, Diags};
 use super::indent::{self, Cont};
-use super::schema::{self, Scalar, TagResolution, YAML_PREFIX};
+use super::schema::{Scalar, SchemaKind, TagResolution, YAML_PREFIX};
 use super::source::Source;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +60,7 @@ pub(crate) struct Node {
 pub(crate) struct Doc {
     pub nodes: Vec<Node>,
     pub root: Option<usize>,
+    pub schema: SchemaKind,
 }
 
 /// Props (anchor, tag) lexed from the source at a node's start.
@@ -349,6 +350,8 @@ pub(crate) struct Composer<'a, 'b> {
     pub(crate) last_node_end: usize,
     /// (stand-in, original) for chars swapped before saphyr: lone `\r`, NUL (see `parse`)
     pub(crate) placeholders: Vec<(char, char)>,
+    /// the document's schema (from the `%YAML` directive, see `errmap::prescan`)
+    pub(crate) schema: SchemaKind,
     /// the next collection frame is a dropped value; how many dropped frames are open
     drop_next_frame: bool,
     dropped_depth: usize,
@@ -399,6 +402,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             last_end: 0,
             last_node_end: 0,
             placeholders: Vec::new(),
+            schema: SchemaKind::Core,
             drop_next_frame: false,
             dropped_depth: 0,
             bom_line_start: stripped_bom_line(src.text),
@@ -858,7 +862,8 @@ impl<'a, 'b> Composer<'a, 'b> {
         let resolved = match &tag_name {
             None => {
                 if style == ScalarStyle::Plain {
-                    schema::resolve_plain(value)
+                    let at_key = self.stack.last().is_some_and(|f| f.is_map && f.pending_key.is_none());
+                    self.schema.resolve_plain(value, at_key)
                 } else {
                     Scalar::Str(value.to_string())
                 }
@@ -872,7 +877,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                     }
                     Scalar::Str(value.to_string())
                 } else {
-                    match schema::resolve_tagged_scalar(name, value) {
+                    match self.schema.resolve_tagged_scalar(name, value) {
                         TagResolution::Ok(s) => s,
                         TagResolution::Unresolved => {
                             self.warn_unresolved(name, *pos, src.len());
@@ -1008,7 +1013,9 @@ impl<'a, 'b> Composer<'a, 'b> {
                     (Some("set"), true) => kind = CollKind::Set,
                     (Some("omap"), false) => kind = CollKind::Omap,
                     (Some("pairs"), false) => kind = CollKind::Pairs,
-                    (Some(k @ ("set" | "omap" | "pairs" | "binary" | "timestamp" | "merge")), _) => {
+                    (Some(k @ ("set" | "omap" | "pairs" | "binary" | "timestamp" | "merge")), _)
+                        if self.schema.resolves_known_tags() =>
+                    {
                         let expects = match k {
                             "set" => "map",
                             "omap" | "pairs" => "seq",
@@ -1383,7 +1390,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         if failed || scan_error.is_some() {
             return (ComposeOutcome::Failed, diags, scan_error, second_doc);
         }
-        let doc = Doc { nodes: self.nodes, root: self.root };
+        let doc = Doc { nodes: self.nodes, root: self.root, schema: self.schema };
         (ComposeOutcome::Done(doc), diags, None, second_doc)
     }
 }

@@ -2,6 +2,7 @@
 //! mapping of saphyr-parser scan errors to npm yaml's errors.
 
 use super::diag::Diag;
+use super::schema::SchemaKind;
 use super::source::Source;
 
 pub(crate) struct Prescan {
@@ -20,6 +21,10 @@ pub(crate) struct Prescan {
     pub directive_lines: Vec<(usize, usize)>,
     /// the directives are not followed by `---` (npm yaml still composes the document)
     pub blank_directives: bool,
+    /// the first document's schema (`%YAML 1.1` selects yaml-1.1)
+    pub schema: SchemaKind,
+    /// `%YAML` directive lines (byte ranges) before the first document
+    pub yaml_lines: Vec<(usize, usize)>,
 }
 
 fn is_empty_at(b: &[u8], i: usize) -> bool {
@@ -65,6 +70,8 @@ pub(crate) fn prescan(src: &Source<'_>) -> Prescan {
         error: None,
         directive_lines: Vec::new(),
         blank_directives: false,
+        schema: SchemaKind::Core,
+        yaml_lines: Vec::new(),
     };
     // iterate lines
     let mut ls = 0usize;
@@ -209,6 +216,7 @@ fn directive(src: &Source<'_>, ls: usize, line: &[u8], p: &mut Prescan) {
             p.tag_prefixes.push((rest[0].to_string(), rest[1].to_string()));
         }
         "%YAML" => {
+            p.yaml_lines.push((ls, ls + line.len()));
             if rest.len() != 1 {
                 if p.error.is_none() {
                     p.error = Some(Diag::new(
@@ -221,6 +229,13 @@ fn directive(src: &Source<'_>, ls: usize, line: &[u8], p: &mut Prescan) {
                 return;
             }
             let v = rest[0];
+            // `Directives.add` sets the version only for these two; the document then takes
+            // it (`yaml.explicit`), so the last valid `%YAML` line decides.
+            match v {
+                "1.1" => p.schema = SchemaKind::Yaml11,
+                "1.2" => p.schema = SchemaKind::Core,
+                _ => {}
+            }
             if v != "1.1" && v != "1.2" {
                 let valid = {
                     let mut it = v.split('.');

@@ -10,7 +10,8 @@ use saphyr_parser::ScalarStyle;
 use super::compose::{CollKind, Doc, NodeKind};
 use super::diag::Diag;
 use super::number::js_number_to_string;
-use super::schema::{self, Scalar};
+use super::schema::{self, Scalar, SchemaKind};
+use super::schema11::{self, NumFormat};
 use super::value::date_to_iso_string;
 
 const LINE_WIDTH: usize = 80;
@@ -23,6 +24,8 @@ struct Ctx {
     implicit_key: bool,
     indent_at_start: Option<usize>,
     actual_string: bool,
+    /// the document's schema (which plain strings need quotes, how numbers and bools print)
+    schema: SchemaKind,
 }
 
 struct St<'d> {
@@ -34,7 +37,7 @@ struct St<'d> {
 /// `key.toString(strCtx)` for a collection or alias key node.
 pub(crate) fn stringify_key_node(doc: &Doc, text: &str, id: usize, anchors: Vec<String>) -> Result<String, Diag> {
     let mut st = St { doc, text, anchors: anchors.into_iter().collect() };
-    let mut ctx = Ctx::default();
+    let mut ctx = Ctx { schema: doc.schema, ..Ctx::default() };
     match &doc.nodes[id].kind {
         NodeKind::Alias { name, .. } => Ok(format!("*{name}")),
         NodeKind::Seq { .. } | NodeKind::Map { .. } => st.collection(id, &mut ctx),
@@ -90,6 +93,7 @@ impl St<'_> {
             implicit_key: ctx.implicit_key,
             indent_at_start: ctx.indent_at_start,
             actual_string: false,
+            schema: ctx.schema,
         };
         let mut req_newline = false;
         let mut lines: Vec<String> = Vec::new();
@@ -174,6 +178,7 @@ impl St<'_> {
             implicit_key: !explicit_key,
             indent_at_start: ctx.indent_at_start,
             actual_string: false,
+            schema: ctx.schema,
         };
         let mut s = self.stringify(k, &mut c2)?;
         let Some(v) = v else {
@@ -259,6 +264,20 @@ impl St<'_> {
             NodeKind::Scalar { value, style, source } => {
                 self.scalar(value, *style, source, node.tag.as_deref(), ctx)?
             }
+            // yaml-1.1: a collection under a scalar tag of the schema is printed by that tag's
+            // `stringify`, which finds no scalar value (`binary`, `timestamp`: '', `merge`: '<<')
+            _ if ctx.schema == SchemaKind::Yaml11
+                && matches!(
+                    node.tag.as_deref().and_then(|t| t.strip_prefix(schema::YAML_PREFIX)),
+                    Some("binary" | "timestamp" | "merge")
+                ) =>
+            {
+                if node.tag.as_deref().is_some_and(|t| t.ends_with(":merge")) {
+                    "<<".into()
+                } else {
+                    String::new()
+                }
+            }
             _ => self.collection(id, ctx)?,
         };
         if props.is_empty() {
@@ -287,11 +306,14 @@ impl St<'_> {
                     "null".into()
                 }
             }
-            Scalar::Bool(b) => match schema::test_bool(source) {
+            Scalar::Bool(b) => match ctx.schema.test_bool(source) {
                 Some(sv) if sv == *b => source.to_string(),
                 _ => b.to_string(),
             },
+            Scalar::Number(x) if ctx.schema == SchemaKind::Yaml11 => stringify_number_11(*x, source, tag),
             Scalar::Number(x) => stringify_number(*x, source, tag),
+            // yaml-1.1: a string `<<` is identified by the `merge` tag, which prints `<<`
+            Scalar::Str(s) if ctx.schema == SchemaKind::Yaml11 && tag.is_none() && s == "<<" => s.clone(),
             Scalar::Str(s) => {
                 // a string value under a core tag that did not resolve it is
                 // stringified by that tag (`getTagObject` matches by tag name)
@@ -310,8 +332,13 @@ impl St<'_> {
                     Some("null") => {
                         return Ok(if schema::test_null(s) { s.clone() } else { "null".into() });
                     }
+                    // yaml-1.1 `merge.stringify` / `timestamp.stringify` (`value?.toISOString()`)
+                    Some("merge") if ctx.schema == SchemaKind::Yaml11 => return Ok("<<".into()),
+                    Some("timestamp") if ctx.schema == SchemaKind::Yaml11 => {
+                        return Err(Diag::bare("TypeError", "value?.toISOString is not a function".into()));
+                    }
                     Some("bool") => {
-                        return Ok(match schema::test_bool(s) {
+                        return Ok(match ctx.schema.test_bool(s) {
                             Some(true) => s.clone(),
                             _ if s.is_empty() => "false".into(),
                             _ => "true".into(),
@@ -442,7 +469,11 @@ fn to_radix(x: f64, radix: u32) -> String {
         let mant = (bits & ((1 << 52) - 1)) | (1 << 52);
         let mut bin: Vec<u8> = (0..53).rev().map(|i| ((mant >> i) & 1) as u8).collect();
         bin.extend(std::iter::repeat_n(0, exp.max(0) as usize));
-        let per = if radix == 16 { 4 } else { 3 };
+        let per = match radix {
+            16 => 4,
+            8 => 3,
+            _ => 1,
+        };
         let pad = (per - bin.len() % per) % per;
         let mut padded = vec![0u8; pad];
         padded.extend(bin);
@@ -454,6 +485,98 @@ fn to_radix(x: f64, radix: u32) -> String {
             })
             .collect()
     }
+}
+
+/// yaml-1.1 number stringification: the tag object `getTagObject` picks by the `format` the
+/// resolving tag recorded (`intStringify` for BIN/OCT/HEX, `stringifySexagesimal` for TIME,
+/// `toExponential` for EXP), else `stringifyNumber` with `minFractionDigits`.
+fn stringify_number_11(x: f64, source: &str, tag: Option<&str>) -> String {
+    let is_int = x.is_finite() && x == x.trunc();
+    let radix = match schema11::number_format(source) {
+        NumFormat::Bin => Some((2, "0b")),
+        NumFormat::Oct => Some((8, "0")),
+        NumFormat::Hex => Some((16, "0x")),
+        NumFormat::Time if x.is_finite() => return sexagesimal_string(x),
+        NumFormat::Exp if x.is_finite() => return to_exponential(x),
+        NumFormat::None => {
+            let n = if x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { js_number_to_string(x) };
+            if !x.is_finite() {
+                return stringify_number(x, "", tag);
+            }
+            let min_frac = schema11::min_fraction_digits(source);
+            return pad_fraction(n, min_frac, tag);
+        }
+        _ => None,
+    };
+    match radix {
+        Some((r, prefix)) if is_int => {
+            let digits = to_radix(x.abs(), r);
+            if x < 0.0 { format!("-{prefix}{digits}") } else { format!("{prefix}{digits}") }
+        }
+        _ => stringify_number(x, "", tag),
+    }
+}
+
+/// `stringifyNumber`'s `minFractionDigits` padding (a float source ending in `0`).
+fn pad_fraction(mut n: String, min_frac: usize, tag: Option<&str>) -> String {
+    if min_frac > 0
+        && (tag.is_none() || tag == Some("tag:yaml.org,2002:float"))
+        && n.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+        && !n.contains('e')
+    {
+        let i = match n.find('.') {
+            Some(i) => i,
+            None => {
+                n.push('.');
+                n.len() - 1
+            }
+        };
+        let have = n.len() - i - 1;
+        for _ in have..min_frac {
+            n.push('0');
+        }
+    }
+    n
+}
+
+/// `Number.prototype.toExponential()` (-0 renders as 0e+0)
+fn to_exponential(x: f64) -> String {
+    let e = format!("{:e}", if x == 0.0 { 0.0 } else { x });
+    match e.split_once('e') {
+        Some((m, ex)) if !ex.starts_with('-') => format!("{m}e+{ex}"),
+        _ => e,
+    }
+}
+
+/// yaml-1.1 `stringifySexagesimal` for a finite number.
+fn sexagesimal_string(x: f64) -> String {
+    let (sign, mut v) = if x < 0.0 { ("-", -x) } else { ("", x) };
+    let mut parts = vec![v % 60.0];
+    if v < 60.0 {
+        parts.insert(0, 0.0);
+    } else {
+        v = (v - parts[0]) / 60.0;
+        parts.insert(0, v % 60.0);
+        if v >= 60.0 {
+            v = (v - parts[0]) / 60.0;
+            parts.insert(0, v);
+        }
+    }
+    let mut s = parts
+        .iter()
+        .map(|p| {
+            let t = js_number_to_string(*p);
+            if t.len() < 2 { format!("0{t}") } else { t }
+        })
+        .collect::<Vec<_>>()
+        .join(":");
+    // `.replace(/000000\d*$/, '')`: the leftmost run of six zeros followed by digits to the end
+    if let Some(i) =
+        (0..s.len()).find(|&i| s[i..].starts_with("000000") && s[i + 6..].bytes().all(|b| b.is_ascii_digit()))
+    {
+        s.truncate(i);
+    }
+    format!("{sign}{s}")
 }
 
 /// Number stringification by the tag/format that resolved it.
@@ -605,7 +728,7 @@ fn plain_string(value: &str, ctx: &mut Ctx) -> String {
         return quoted_string(value, ctx);
     }
     let s = replace_newline_runs(value, &ctx.indent, true);
-    if ctx.actual_string && !matches!(schema::resolve_plain(&s), Scalar::Str(_)) {
+    if ctx.actual_string && !matches!(ctx.schema.resolve_plain(&s, true), Scalar::Str(_)) {
         return quoted_string(value, ctx);
     }
     if ctx.implicit_key { s } else { fold_flow_lines(&s, &ctx.indent, Fold::Flow, ctx.indent_at_start) }

@@ -17,6 +17,7 @@ mod keystr;
 mod number;
 mod scanerr;
 mod schema;
+mod schema11;
 mod source;
 mod tojs;
 mod value;
@@ -143,10 +144,14 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
     let pre = errmap::prescan(&src);
     // Directives without a `---` line: npm yaml reports that after composing the
     // document, so the directive lines are hidden from saphyr (char count kept).
-    let blanked: Option<String> = if pre.blank_directives {
+    // `%YAML` lines are hidden from saphyr too: the prescan has all npm yaml does with them
+    // (version, errors, warnings), and saphyr would reject a second one or a malformed one
+    // and stop before composing (npm yaml composes the document and emits its warnings).
+    let to_blank: &[(usize, usize)] = if pre.blank_directives { &pre.directive_lines } else { &pre.yaml_lines };
+    let blanked: Option<String> = if !to_blank.is_empty() {
         let mut t = String::with_capacity(pre.doc1_end);
         let mut last = 0;
-        for &(a, e) in &pre.directive_lines {
+        for &(a, e) in to_blank {
             t.push_str(&text[last..a]);
             let line = &text[a..e];
             for c in line.chars() {
@@ -193,6 +198,7 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
     let mut parser = saphyr_parser::Parser::new_from_str(input);
     let mut composer = Composer::new(&src, pre.tag_prefixes.clone(), pre.doc1_end);
     composer.placeholders = placeholders;
+    composer.schema = pre.schema;
     let (outcome, diags, scan_err, second_doc) = composer.run(&mut parser);
     let mut errors = diags.errors;
     let mut warn_diags = pre.warnings.clone();

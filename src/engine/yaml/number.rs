@@ -119,10 +119,14 @@ pub fn parse_decimal_int(s: &str) -> f64 {
     if neg { -v } else { v }
 }
 
-/// `parseInt(digits, radix)` for radix 8 or 16 with only valid digits,
+/// `parseInt(digits, radix)` for radix 2, 8 or 16 with only valid digits,
 /// correctly rounded (round half to even) like V8.
 pub fn parse_pow2_radix(digits: &str, radix: u32) -> f64 {
-    let bits_per_digit = if radix == 16 { 4 } else { 3 };
+    let bits_per_digit = match radix {
+        16 => 4,
+        8 => 3,
+        _ => 1,
+    };
     // Skip leading zeros.
     let d: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(radix)).skip_while(|v| *v == 0).collect();
     if d.is_empty() {

@@ -8,6 +8,58 @@ use super::value::date_utc;
 
 pub const YAML_PREFIX: &str = "tag:yaml.org,2002:";
 
+/// The schema npm yaml composes a document with. `Document`'s constructor takes the version
+/// of an explicit `%YAML` directive (the last `1.1`/`1.2` one; other versions leave the
+/// default) and `setSchema` maps `1.1` to the `yaml-1.1` schema with `resolveKnownTags: false`,
+/// `1.2` to `core`. Decided once per text, in `errmap::prescan`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SchemaKind {
+    #[default]
+    Core,
+    /// `%YAML 1.1` (`schema/yaml-1.1/`, see `schema11.rs`)
+    Yaml11,
+}
+
+impl SchemaKind {
+    /// Resolve a plain scalar (`at_key`: it is a mapping key).
+    #[inline]
+    pub fn resolve_plain(self, s: &str, at_key: bool) -> Scalar {
+        match self {
+            SchemaKind::Core => resolve_plain(s),
+            SchemaKind::Yaml11 => super::schema11::resolve_plain(s, at_key),
+        }
+    }
+
+    /// Resolve an explicitly tagged scalar.
+    pub fn resolve_tagged_scalar(self, tag_name: &str, s: &str) -> TagResolution {
+        match self {
+            SchemaKind::Core => resolve_tagged_scalar(tag_name, s),
+            SchemaKind::Yaml11 => super::schema11::resolve_tagged_scalar(tag_name, s),
+        }
+    }
+
+    /// The bool tags' `test` (used when stringifying a bool from its source).
+    pub fn test_bool(self, s: &str) -> Option<bool> {
+        match self {
+            SchemaKind::Core => test_bool(s),
+            SchemaKind::Yaml11 => super::schema11::test_bool(s),
+        }
+    }
+
+    /// Whether a known collection tag that does not fit the collection is reported as
+    /// `<tag> used for <type> collection, but expects <type>` (core: the tag comes from
+    /// `knownTags`) rather than `Unresolved tag: <tag>` (yaml-1.1 has no known tags).
+    pub fn resolves_known_tags(self) -> bool {
+        self == SchemaKind::Core
+    }
+
+    /// `isMergeKey`'s second case: under a schema with a default `merge` tag, a plain
+    /// scalar key whose value is the string `<<` (`!!str <<`, `!foo <<`) also merges.
+    pub fn merges_plain_string_key(self) -> bool {
+        self == SchemaKind::Yaml11
+    }
+}
+
 /// A resolved scalar value (before JS conversion).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scalar {

@@ -25,6 +25,7 @@ pub(crate) fn enc(v: &Value) -> J {
         }
         Value::Set(s) => json!({ "set": s.iter().map(enc).collect::<Vec<_>>() }),
         Value::Circular => json!({ "circular": true }),
+        Value::Symbol(d) => json!({ "symbol": format!("Symbol({d})") }),
     }
 }
 

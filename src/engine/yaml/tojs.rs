@@ -161,8 +161,8 @@ impl<'d> ToJs<'d> {
             Scalar::Str(s) => Value::String(s.clone()),
             Scalar::Date(t) => Value::Date(*t),
             Scalar::Buffer(b) => Value::Buffer(b.clone()),
-            // A JS Symbol; only reachable as a value of `!!merge`-tagged scalars.
-            Scalar::Merge => Value::String("<<".into()),
+            // A JS Symbol: a `!!merge`-tagged scalar that is not a key.
+            Scalar::Merge => Value::Symbol("<<".into()),
         }
     }
 
@@ -404,8 +404,8 @@ impl<'d> ToJs<'d> {
                 let NodeKind::Map { pairs, .. } = &self.doc.nodes[*node].kind else { unreachable!() };
                 let (knode, vnode) = pairs[*idx];
                 if *phase == 0 {
-                    // merge key (`!!merge <<`)
-                    if let NodeKind::Scalar { value: Scalar::Merge, .. } = &self.doc.nodes[knode].kind {
+                    // merge key (`!!merge <<`; under yaml-1.1 also a plain `<<` string key)
+                    if self.is_merge_key(knode) {
                         self.merge(out, vnode)?;
                         *idx += 1;
                         return Ok(());
@@ -490,6 +490,7 @@ impl<'d> ToJs<'d> {
             Value::Bool(b) => b.to_string(),
             Value::Number(x) => js_number_to_string(*x),
             Value::String(s) => s.clone(),
+            Value::Symbol(d) => format!("Symbol({d})"),
             _ => {
                 let s = match key_node.map(|k| (k, &self.doc.nodes[k].kind)) {
                     Some((_, NodeKind::Scalar { value, .. })) => match value {
@@ -522,6 +523,17 @@ impl<'d> ToJs<'d> {
         })
     }
 
+    /// `key.addToJSMap` (a `merge`-tagged key) or `isMergeKey(ctx, key)`.
+    fn is_merge_key(&self, key: usize) -> bool {
+        match &self.doc.nodes[key].kind {
+            NodeKind::Scalar { value: Scalar::Merge, .. } => true,
+            NodeKind::Scalar { value: Scalar::Str(s), style: saphyr_parser::ScalarStyle::Plain, .. } => {
+                s == "<<" && self.doc.schema.merges_plain_string_key()
+            }
+            _ => false,
+        }
+    }
+
     /// `addMergeToJSMap`
     fn merge(&mut self, out: &mut MapOut, value_node: usize) -> Result<(), Diag> {
         let resolve = |me: &Self, n: usize| -> usize {
@@ -532,7 +544,12 @@ impl<'d> ToJs<'d> {
         };
         let src = resolve(self, value_node);
         let sources: Vec<usize> = match &self.doc.nodes[src].kind {
-            NodeKind::Seq { items, .. } => items.iter().map(|&i| resolve(self, i)).collect(),
+            NodeKind::Seq { items, kind: CollKind::Seq, .. } => items.iter().map(|&i| resolve(self, i)).collect(),
+            // `!!omap`/`!!pairs` items are `Pair`s, which are not maps
+            NodeKind::Seq { items, .. } if !items.is_empty() => {
+                return Err(Diag::bare("Error", "Merge sources must be maps or map aliases".into()));
+            }
+            NodeKind::Seq { .. } => Vec::new(),
             _ => vec![src],
         };
         for s in sources {
@@ -618,5 +635,6 @@ pub(crate) fn js_to_string(v: &Value) -> String {
         Value::Map(_) => "[object Map]".into(),
         Value::Set(_) => "[object Set]".into(),
         Value::Circular => String::new(),
+        Value::Symbol(d) => format!("Symbol({d})"),
     }
 }

@@ -25,6 +25,9 @@ pub enum Value {
     Map(Vec<(Value, Value)>),
     /// a JS `Set`, from `!!set`
     Set(Vec<Value>),
+    /// A JS `Symbol` with this description: the value of a `!!merge`-tagged scalar
+    /// (`Symbol(<<)`), e.g. `key: !!merge <<`, or an alias of a merge key.
+    Symbol(String),
     /// A reference back to an enclosing anchored collection (`&a [ *a ]`).
     /// In JS this is a cyclic object graph (the very same object);
     /// `JSON.stringify` on it would throw `TypeError: Converting circular structure to JSON`.
@@ -198,11 +201,12 @@ impl Value {
     /// Numbers: integral values with |x| < 2^53 as integers, other finite values as f64,
     /// NaN/Infinity -> null, -0 -> 0. Date -> ISO string (Invalid Date -> null).
     /// Buffer -> `{"type":"Buffer","data":[..]}`. Map/Set -> `{}`.
-    /// `Circular` -> null (JSON.stringify would throw on the cycle).
+    /// `Circular` -> null (JSON.stringify would throw on the cycle). A `Symbol` property is
+    /// left out, a `Symbol` array item is null.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
         match self {
-            Value::Null | Value::Circular => J::Null,
+            Value::Null | Value::Circular | Value::Symbol(_) => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Number(x) => number_to_json(*x),
             Value::String(s) => J::String(s.clone()),
@@ -210,7 +214,10 @@ impl Value {
             Value::Object(o) => {
                 let mut m = serde_json::Map::with_capacity(o.len());
                 for (k, v) in o.iter() {
-                    m.insert(k.to_string(), v.to_json());
+                    // `JSON.stringify` leaves out symbol-valued properties
+                    if !matches!(v, Value::Symbol(_)) {
+                        m.insert(k.to_string(), v.to_json());
+                    }
                 }
                 J::Object(m)
             }

@@ -108,11 +108,20 @@ fn a_file_deleted_while_open() {
     // Re-linted against the new discovery: the link target is gone too.
     let d = c.diagnostics_until(&u, "the refreshed diagnostics", |d| !d.is_empty());
     assert!(codes(&d).contains(&"broken-reference".to_string()), "{d:?}");
-    let h = c.request(
-        "textDocument/hover",
-        json!({ "textDocument": { "uri": u }, "position": { "line": 1, "character": 1 } }),
-    );
-    assert!(h["result"]["contents"]["value"].as_str().unwrap().contains("Not in a root"), "{h}");
+    // Diagnostics made before the new discovery (a lint queued earlier, run after the removal)
+    // may come first: hover is asked until the refreshed discovery answers, within a bound.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let h = c.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": u }, "position": { "line": 1, "character": 1 } }),
+        );
+        if h["result"]["contents"]["value"].as_str().unwrap().contains("Not in a root") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the hover never saw the new discovery: {h}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     for r in ["textDocument/codeLens", "textDocument/documentLink"] {
         let a = c.request(r, json!({ "textDocument": { "uri": u } }));
         assert!(a.get("error").is_none(), "{a}");
