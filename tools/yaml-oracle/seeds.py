@@ -195,6 +195,24 @@ name: a\n# c\n{x: y}: 2
 a:\n  b: 1\n  # c\n[x]: 2
 |\n\tx
 --- >+\n\tx
+name: a\ndescription: b\n : c
+k: False\n : v
+a:\n  b: 1\n : v
+m:\n  k: 1\n   : v\n  z: 2
+- k: 1\n   : v
+k: [a]\n : v
+k: 1\n : v\n   : w
+? x\n : v
+? x: 1\n : v
+k: &a\n : v
+k: 1\n : - a
+: - a
+- : - a
+? x\n : - a
+k: 1\n :\n   - a
+k: 1\n : v\n w
+a:\n- 1\n : v
+a:\n- 1\nb: 2\n : v
 '''
 cases = []
 for line in S.strip('\n').split('\n'):

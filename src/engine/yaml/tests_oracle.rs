@@ -1156,6 +1156,110 @@ fn oracle_root_block_scalar_tab_line() {
 }
 
 #[test]
+fn oracle_stray_indented_colon_after_entry() {
+    let text = "name: a\ndescription: b\n : c\n";
+    let expected = r##"{"obj": [["name", "a"], ["description", "b"], ["", "c"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_after_nested_map() {
+    let text = "a:\n  b: 1\n : v\n";
+    let expected = r##"{"obj": [["a", {"obj": [["b", {"num": "1"}]]}], ["", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_inner_map() {
+    let text = "m:\n  k: 1\n   : v\n  z: 2\n";
+    let expected = r##"{"obj": [["m", {"obj": [["k", {"num": "1"}], ["", "v"], ["z", {"num": "2"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_after_flow_value() {
+    let text = "k: [a,\n  b]\n : v\n";
+    let expected = r##"{"obj": [["k", ["a", "b"]], ["", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_twice_dup() {
+    let text = "k: 1\n : v\n   : w\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((3, 4)),
+        "YAMLParseError: Map keys must be unique at line 3, column 4:\n\n : v\n   : w\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_after_explicit_key() {
+    let text = "? x\n : v\n";
+    let expected = r##"{"obj": [["x", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_incomplete_nests() {
+    let text = "k: &a\n : v\n";
+    let expected = r##"{"obj": [["k", {"obj": [["", "v"]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_block_seq_same_line() {
+    let text = "k: 1\n : - a\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Unexpected block-seq-ind on same line with key",
+        Some((2, 4)),
+        "YAMLParseError: Unexpected block-seq-ind on same line with key at line 2, column 4:\n\n : - a\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_key_block_seq_same_line() {
+    let text = ": - a\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Unexpected block-seq-ind on same line with key",
+        Some((1, 3)),
+        "YAMLParseError: Unexpected block-seq-ind on same line with key at line 1, column 3:\n\n: - a\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_explicit_key_block_seq_same_line() {
+    let text = "? x\n : - a\n";
+    let expected = r##"{"obj": [["x", ["a"]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_plain_continuation() {
+    let text = "k: 1\n : v\n w\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 1:\n\n : v\n w\n^\n",
+    );
+}
+
+#[test]
 fn oracle_y11_bools() {
     let text = "%YAML 1.1\n--- \na: [y, Y, yes, Yes, YES, true, True, TRUE, on, On, ON]\nb: [n, N, no, No, NO, false, False, FALSE, off, Off, OFF]\nc: [yEs, oN, nO, tRUE, ye]\n";
     let expected = r##"{"obj": [["a", [true, true, true, true, true, true, true, true, true, true, true]], ["b", [false, false, false, false, false, false, false, false, false, false, false]], ["c", ["yEs", "oN", "nO", "tRUE", "ye"]]]}"##;

@@ -359,6 +359,8 @@ struct Indent {
     /// `BlockEnd` when this indentation block ends would generate one `BlockEnd` per entry in the
     /// sequence, although we must have exactly one to end the sequence.
     needs_block_end: bool,
+    /// dsh-skills patch (13): the level this entry opened is a block sequence.
+    seq: bool,
 }
 
 /// The knowledge we have about an implicit mapping.
@@ -448,6 +450,24 @@ pub struct Scanner<'input, T> {
     flow_value_ended: bool,
     // dsh-skills patch: `flow_value_ended` as seen by the token being fetched
     value_after_flow_value: bool,
+    // dsh-skills patch (13): the last token fetched ended a node (a scalar, an alias, an
+    // outermost flow collection, or a block collection by a `BlockEnd`)
+    node_ended: bool,
+    // dsh-skills patch (13): `node_ended` as seen by the token being fetched
+    value_after_node: bool,
+    // dsh-skills patch (13): the column of a block sequence without indentation (`a:\n- x`)
+    // that may still be open, else -2
+    indentless_seq_col: isize,
+    // dsh-skills patch (13): the indentation of the block mapping whose last entry has an
+    // explicit key (`?`) still without its `:`, else -2
+    explicit_key_indent: isize,
+    // dsh-skills patch (13): 1 + the line of a `:` that starts an entry with an empty key in
+    // block context, on which a block sequence may not start (0: none)
+    no_seq_line: usize,
+    // dsh-skills patch (13): 1 + the line of a `:` handled by patch 13 (0: none), and its column:
+    // a scalar on that line continues only on lines indented past the `:` (npm yaml's lexer)
+    empty_key_value_line: usize,
+    empty_key_value_col: isize,
     /// In some flow contexts, the value of a mapping is allowed to be adjacent to the `:`. When it
     /// is, the index at which the `:` may be must be stored in `adjacent_value_allowed_at`.
     adjacent_value_allowed_at: usize,
@@ -523,6 +543,13 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             flow_is_value: self.flow_is_value,
             flow_value_ended: self.flow_value_ended,
             value_after_flow_value: self.value_after_flow_value,
+            node_ended: self.node_ended,
+            value_after_node: self.value_after_node,
+            indentless_seq_col: self.indentless_seq_col,
+            explicit_key_indent: self.explicit_key_indent,
+            no_seq_line: self.no_seq_line,
+            empty_key_value_line: self.empty_key_value_line,
+            empty_key_value_col: self.empty_key_value_col,
             adjacent_value_allowed_at: self.adjacent_value_allowed_at,
             simple_key_allowed: self.simple_key_allowed,
             simple_keys: self.simple_keys.clone(),
@@ -590,6 +617,13 @@ impl<'input, T: Input> Scanner<'input, T> {
             flow_is_value: false,
             flow_value_ended: false,
             value_after_flow_value: false,
+            node_ended: false,
+            value_after_node: false,
+            indentless_seq_col: -2,
+            explicit_key_indent: -2,
+            no_seq_line: 0,
+            empty_key_value_line: 0,
+            empty_key_value_col: -1,
             adjacent_value_allowed_at: 0,
             simple_key_allowed: true,
             simple_keys: Vec::new(),
@@ -756,6 +790,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         // dsh-skills patch (see `block_col`)
         let bom_zero = mark.line == self.bom_line && mark.line != self.bom_key_line;
         self.unroll_indent(if bom_zero { 0 } else { mark.col as isize });
+        self.value_after_node = core::mem::take(&mut self.node_ended); // dsh-skills patch (13)
 
         self.input.lookahead(4);
 
@@ -1512,6 +1547,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         let tok = self.scan_anchor(alias)?;
 
         self.tokens.push_back(tok);
+        self.node_ended = alias; // dsh-skills patch (13)
 
         Ok(())
     }
@@ -1582,6 +1618,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.decrease_flow_level();
         // dsh-skills patch (see `flow_value_ended`)
         self.flow_value_ended = self.flow_level == 0 && self.flow_is_value;
+        self.node_ended = self.flow_level == 0; // dsh-skills patch (13)
 
         self.disallow_simple_key();
 
@@ -1685,8 +1722,19 @@ impl<'input, T: Input> Scanner<'input, T> {
         if mark.line == self.bom_line {
             self.bom_seq_line = mark.line;
         }
+        // dsh-skills patch (13, see `no_seq_line`)
+        if self.no_seq_line == mark.line + 1 {
+            return Err(ScanError::new_str(
+                mark,
+                "block sequence entries are not allowed in this context",
+            ));
+        }
         let col = self.block_col(mark);
         self.roll_indent(col, None, TokenType::BlockSequenceStart, mark);
+        // dsh-skills patch (13): a sequence at a block mapping's own column
+        if self.indent == col as isize && self.indents.last().is_some_and(|i| !i.seq) {
+            self.indentless_seq_col = self.indent;
+        }
         let found_tabs = self.skip_ws_to_eol(SkipTabs::Yes)?.found_tabs();
         self.input.lookahead(2);
         if found_tabs && self.input.next_char_is('-') && is_blank_or_breakz(self.input.peek_nth(1))
@@ -1746,6 +1794,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         let tok = self.with_lex_indent(self.mark, |s| s.scan_block_scalar(literal))?; // dsh-skills patch (11)
 
         self.tokens.push_back(tok);
+        self.node_ended = true; // dsh-skills patch (13)
         Ok(())
     }
 
@@ -2096,6 +2145,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.adjacent_value_allowed_at = self.mark.index;
 
         self.tokens.push_back(tok);
+        self.node_ended = true; // dsh-skills patch (13)
         Ok(())
     }
 
@@ -2414,6 +2464,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         let tok = self.with_lex_indent(self.mark, Self::scan_plain_scalar)?; // dsh-skills patch (11)
 
         self.tokens.push_back(tok);
+        self.node_ended = true; // dsh-skills patch (13)
         Ok(())
     }
 
@@ -2604,12 +2655,16 @@ impl<'input, T: Input> Scanner<'input, T> {
             if start_mark.line == self.bom_line {
                 self.bom_key_line = start_mark.line; // dsh-skills patch (see `value_col`)
             }
+            if col as isize <= self.indentless_seq_col {
+                self.indentless_seq_col = -2; // dsh-skills patch (13): a key of the map ends it
+            }
             self.roll_indent(
                 col,
                 None,
                 TokenType::BlockMappingStart,
                 start_mark,
             );
+            self.explicit_key_indent = self.indent; // dsh-skills patch (13)
         } else if let Some(mapping_started) = self.flow_mapping_started.last_mut() {
             // The scanner, upon emitting a `Key`, will prepend a `MappingStart` event.
             *mapping_started = true;
@@ -2722,6 +2777,12 @@ impl<'input, T: Input> Scanner<'input, T> {
 
             // Add the BLOCK-MAPPING-START token if needed.
             let col = self.value_col(sk.mark); // dsh-skills patch (see `value_col`)
+            if col as isize <= self.indentless_seq_col {
+                self.indentless_seq_col = -2; // dsh-skills patch (13): a key of the map ends it
+            }
+            if col as isize <= self.explicit_key_indent {
+                self.explicit_key_indent = -2; // dsh-skills patch (13)
+            }
             self.roll_indent(
                 col,
                 Some(sk.token_number),
@@ -2763,6 +2824,47 @@ impl<'input, T: Input> Scanner<'input, T> {
                 }
 
                 let col = self.value_col(start_mark); // dsh-skills patch (see `value_col`)
+                // dsh-skills patch (13): a `:` indented past the innermost block mapping, after
+                // a node that completed that mapping's last entry (`k: v\n : w`, `? x\n : w`),
+                // is the value indicator of a new entry with an empty key in that mapping
+                // (npm yaml's `Parser.blockMap`: `it.value` -> a new item `{ key: null }`), or
+                // of the explicit key's value; upstream opens a nested mapping there.
+                // npm yaml's `blockMap` (`Unexpected block-seq-ind on same line with key`): a
+                // block sequence may start on the line of such a `:` only after an explicit key.
+                self.unroll_non_block_indents();
+                let explicit = self.indent == self.explicit_key_indent;
+                if self.value_after_node
+                    && self.indent < col as isize
+                    && self.indents.last().is_some_and(|i| !i.seq)
+                    && self.indentless_seq_col != self.indent
+                {
+                    if !explicit {
+                        self.no_seq_line = start_mark.line + 1;
+                    }
+                    self.explicit_key_indent = -2;
+                    // the value's lines are indented past the `:` (npm yaml's lexer)
+                    self.indents.push(Indent {
+                        indent: self.indent,
+                        needs_block_end: false,
+                        seq: false,
+                    });
+                    self.indent = col as isize;
+                    self.empty_key_value_line = start_mark.line + 1;
+                    self.empty_key_value_col = col as isize;
+                    self.allow_simple_key();
+                    self.tokens
+                        .push_back(Token(Span::empty(start_mark), TokenType::Value));
+                    return Ok(());
+                }
+                if !(explicit && self.indent >= col as isize) {
+                    self.no_seq_line = start_mark.line + 1;
+                }
+                if explicit {
+                    self.explicit_key_indent = -2;
+                }
+                if col as isize <= self.indentless_seq_col {
+                    self.indentless_seq_col = -2;
+                }
                 self.roll_indent(
                     col,
                     None,
@@ -2815,10 +2917,24 @@ impl<'input, T: Input> Scanner<'input, T> {
     /// starting at `start` (see `block_col`): on the byte order mark's line, the real column.
     #[inline]
     fn with_lex_indent<R>(&mut self, start: Marker, scan: impl FnOnce(&mut Self) -> R) -> R {
+        if start.line + 1 == self.empty_key_value_line && self.flow_level == 0 {
+            return self.with_empty_key_value_indent(scan);
+        }
         if start.line != self.bom_line || self.bom_lex_col <= self.indent || self.flow_level > 0 {
             return scan(self);
         }
         self.with_lex_indent_cold(scan)
+    }
+
+    /// dsh-skills patch (13, see `empty_key_value_line`).
+    #[cold]
+    #[inline(never)]
+    fn with_empty_key_value_indent<R>(&mut self, scan: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.indent;
+        self.indent = self.indent.max(self.empty_key_value_col);
+        let r = scan(self);
+        self.indent = saved;
+        r
     }
 
     #[cold]
@@ -2863,6 +2979,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.indents.push(Indent {
                 indent: self.indent,
                 needs_block_end: true,
+                seq: matches!(tok, TokenType::BlockSequenceStart), // dsh-skills patch (13)
             });
             self.indent = col as isize;
             let tokens_parsed = self.tokens_parsed;
@@ -2888,7 +3005,14 @@ impl<'input, T: Input> Scanner<'input, T> {
             if indent.needs_block_end {
                 self.tokens
                     .push_back(Token(Span::empty(self.mark), TokenType::BlockEnd));
+                self.node_ended = true; // dsh-skills patch (13)
             }
+        }
+        if self.indent < self.indentless_seq_col {
+            self.indentless_seq_col = -2; // dsh-skills patch (13)
+        }
+        if self.indent < self.explicit_key_indent {
+            self.explicit_key_indent = -2; // dsh-skills patch (13)
         }
     }
 
@@ -2902,6 +3026,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.indents.push(Indent {
                 indent: self.indent,
                 needs_block_end: false,
+                seq: false,
             });
             self.indent += 1;
         }
