@@ -338,6 +338,7 @@ impl SimpleKey {
 
 /// An indentation level on the stack of indentations.
 #[derive(Clone, Debug, Default)]
+#[allow(clippy::struct_field_names)] // dsh-skills patch (13) added the third field
 struct Indent {
     /// The former indentation level.
     indent: isize,
@@ -450,11 +451,10 @@ pub struct Scanner<'input, T> {
     flow_value_ended: bool,
     // dsh-skills patch: `flow_value_ended` as seen by the token being fetched
     value_after_flow_value: bool,
-    // dsh-skills patch (13): the last token fetched ended a node (a scalar, an alias, an
-    // outermost flow collection, or a block collection by a `BlockEnd`)
-    node_ended: bool,
-    // dsh-skills patch (13): `node_ended` as seen by the token being fetched
-    value_after_node: bool,
+    // dsh-skills patch (13): 1 + the number of the last token that ended a node (a scalar, an
+    // alias, an outermost flow collection, or a block collection by a `BlockEnd`); a node ended
+    // just before the token being fetched when it equals `tokens_parsed + tokens.len()`
+    node_end_token: usize,
     // dsh-skills patch (13): the column of a block sequence without indentation (`a:\n- x`)
     // that may still be open, else -2
     indentless_seq_col: isize,
@@ -543,8 +543,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             flow_is_value: self.flow_is_value,
             flow_value_ended: self.flow_value_ended,
             value_after_flow_value: self.value_after_flow_value,
-            node_ended: self.node_ended,
-            value_after_node: self.value_after_node,
+            node_end_token: self.node_end_token,
             indentless_seq_col: self.indentless_seq_col,
             explicit_key_indent: self.explicit_key_indent,
             no_seq_line: self.no_seq_line,
@@ -617,8 +616,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             flow_is_value: false,
             flow_value_ended: false,
             value_after_flow_value: false,
-            node_ended: false,
-            value_after_node: false,
+            node_end_token: 0,
             indentless_seq_col: -2,
             explicit_key_indent: -2,
             no_seq_line: 0,
@@ -790,7 +788,6 @@ impl<'input, T: Input> Scanner<'input, T> {
         // dsh-skills patch (see `block_col`)
         let bom_zero = mark.line == self.bom_line && mark.line != self.bom_key_line;
         self.unroll_indent(if bom_zero { 0 } else { mark.col as isize });
-        self.value_after_node = core::mem::take(&mut self.node_ended); // dsh-skills patch (13)
 
         self.input.lookahead(4);
 
@@ -1547,7 +1544,9 @@ impl<'input, T: Input> Scanner<'input, T> {
         let tok = self.scan_anchor(alias)?;
 
         self.tokens.push_back(tok);
-        self.node_ended = alias; // dsh-skills patch (13)
+        if alias {
+            self.node_ended(); // dsh-skills patch (13)
+        }
 
         Ok(())
     }
@@ -1618,7 +1617,9 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.decrease_flow_level();
         // dsh-skills patch (see `flow_value_ended`)
         self.flow_value_ended = self.flow_level == 0 && self.flow_is_value;
-        self.node_ended = self.flow_level == 0; // dsh-skills patch (13)
+        if self.flow_level == 0 {
+            self.node_ended(); // dsh-skills patch (13)
+        }
 
         self.disallow_simple_key();
 
@@ -1794,7 +1795,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         let tok = self.with_lex_indent(self.mark, |s| s.scan_block_scalar(literal))?; // dsh-skills patch (11)
 
         self.tokens.push_back(tok);
-        self.node_ended = true; // dsh-skills patch (13)
+        self.node_ended(); // dsh-skills patch (13)
         Ok(())
     }
 
@@ -2145,7 +2146,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.adjacent_value_allowed_at = self.mark.index;
 
         self.tokens.push_back(tok);
-        self.node_ended = true; // dsh-skills patch (13)
+        self.node_ended(); // dsh-skills patch (13)
         Ok(())
     }
 
@@ -2464,7 +2465,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         let tok = self.with_lex_indent(self.mark, Self::scan_plain_scalar)?; // dsh-skills patch (11)
 
         self.tokens.push_back(tok);
-        self.node_ended = true; // dsh-skills patch (13)
+        self.node_ended(); // dsh-skills patch (13)
         Ok(())
     }
 
@@ -2777,12 +2778,7 @@ impl<'input, T: Input> Scanner<'input, T> {
 
             // Add the BLOCK-MAPPING-START token if needed.
             let col = self.value_col(sk.mark); // dsh-skills patch (see `value_col`)
-            if col as isize <= self.indentless_seq_col {
-                self.indentless_seq_col = -2; // dsh-skills patch (13): a key of the map ends it
-            }
-            if col as isize <= self.explicit_key_indent {
-                self.explicit_key_indent = -2; // dsh-skills patch (13)
-            }
+            self.key_at(col); // dsh-skills patch (13)
             self.roll_indent(
                 col,
                 Some(sk.token_number),
@@ -2824,46 +2820,8 @@ impl<'input, T: Input> Scanner<'input, T> {
                 }
 
                 let col = self.value_col(start_mark); // dsh-skills patch (see `value_col`)
-                // dsh-skills patch (13): a `:` indented past the innermost block mapping, after
-                // a node that completed that mapping's last entry (`k: v\n : w`, `? x\n : w`),
-                // is the value indicator of a new entry with an empty key in that mapping
-                // (npm yaml's `Parser.blockMap`: `it.value` -> a new item `{ key: null }`), or
-                // of the explicit key's value; upstream opens a nested mapping there.
-                // npm yaml's `blockMap` (`Unexpected block-seq-ind on same line with key`): a
-                // block sequence may start on the line of such a `:` only after an explicit key.
-                self.unroll_non_block_indents();
-                let explicit = self.indent == self.explicit_key_indent;
-                if self.value_after_node
-                    && self.indent < col as isize
-                    && self.indents.last().is_some_and(|i| !i.seq)
-                    && self.indentless_seq_col != self.indent
-                {
-                    if !explicit {
-                        self.no_seq_line = start_mark.line + 1;
-                    }
-                    self.explicit_key_indent = -2;
-                    // the value's lines are indented past the `:` (npm yaml's lexer)
-                    self.indents.push(Indent {
-                        indent: self.indent,
-                        needs_block_end: false,
-                        seq: false,
-                    });
-                    self.indent = col as isize;
-                    self.empty_key_value_line = start_mark.line + 1;
-                    self.empty_key_value_col = col as isize;
-                    self.allow_simple_key();
-                    self.tokens
-                        .push_back(Token(Span::empty(start_mark), TokenType::Value));
+                if self.empty_key_entry(col, start_mark) {
                     return Ok(());
-                }
-                if !(explicit && self.indent >= col as isize) {
-                    self.no_seq_line = start_mark.line + 1;
-                }
-                if explicit {
-                    self.explicit_key_indent = -2;
-                }
-                if col as isize <= self.indentless_seq_col {
-                    self.indentless_seq_col = -2;
                 }
                 self.roll_indent(
                     col,
@@ -2884,6 +2842,65 @@ impl<'input, T: Input> Scanner<'input, T> {
             .push_back(Token(Span::empty(start_mark), TokenType::Value));
 
         Ok(())
+    }
+
+    /// dsh-skills patch (13): an implicit key at column `col` ends an indentless sequence and
+    /// completes an explicit key's entry at that column or deeper.
+    #[inline]
+    fn key_at(&mut self, col: usize) {
+        if col as isize <= self.indentless_seq_col {
+            self.indentless_seq_col = -2;
+        }
+        if col as isize <= self.explicit_key_indent {
+            self.explicit_key_indent = -2;
+        }
+    }
+
+    /// dsh-skills patch (13): a `:` without a simple key in block context, at column `col`.
+    /// Returns whether it was handled (a `Value` token queued).
+    fn empty_key_entry(&mut self, col: usize, start_mark: Marker) -> bool {
+        // dsh-skills patch (13): a `:` indented past the innermost block mapping, after
+        // a node that completed that mapping's last entry (`k: v\n : w`, `? x\n : w`),
+        // is the value indicator of a new entry with an empty key in that mapping
+        // (npm yaml's `Parser.blockMap`: `it.value` -> a new item `{ key: null }`), or
+        // of the explicit key's value; upstream opens a nested mapping there.
+        // npm yaml's `blockMap` (`Unexpected block-seq-ind on same line with key`): a
+        // block sequence may start on the line of such a `:` only after an explicit key.
+        self.unroll_non_block_indents();
+        let explicit = self.indent == self.explicit_key_indent;
+        if self.node_end_token == self.tokens_parsed + self.tokens.len() + 1
+            && self.indent < col as isize
+            && self.indents.last().is_some_and(|i| !i.seq)
+            && self.indentless_seq_col != self.indent
+        {
+            if !explicit {
+                self.no_seq_line = start_mark.line + 1;
+            }
+            self.explicit_key_indent = -2;
+            // the value's lines are indented past the `:` (npm yaml's lexer)
+            self.indents.push(Indent {
+                indent: self.indent,
+                needs_block_end: false,
+                seq: false,
+            });
+            self.indent = col as isize;
+            self.empty_key_value_line = start_mark.line + 1;
+            self.empty_key_value_col = col as isize;
+            self.allow_simple_key();
+            self.tokens
+                .push_back(Token(Span::empty(start_mark), TokenType::Value));
+            return true;
+        }
+        if !(explicit && self.indent >= col as isize) {
+            self.no_seq_line = start_mark.line + 1;
+        }
+        if explicit {
+            self.explicit_key_indent = -2;
+        }
+        if col as isize <= self.indentless_seq_col {
+            self.indentless_seq_col = -2;
+        }
+        false
     }
 
     /// dsh-skills patch (11): the column of `m` as block indentation. npm yaml's parser counts
@@ -2917,31 +2934,25 @@ impl<'input, T: Input> Scanner<'input, T> {
     /// starting at `start` (see `block_col`): on the byte order mark's line, the real column.
     #[inline]
     fn with_lex_indent<R>(&mut self, start: Marker, scan: impl FnOnce(&mut Self) -> R) -> R {
-        if start.line + 1 == self.empty_key_value_line && self.flow_level == 0 {
-            return self.with_empty_key_value_indent(scan);
-        }
-        if start.line != self.bom_line || self.bom_lex_col <= self.indent || self.flow_level > 0 {
+        if start.line != self.bom_line && start.line + 1 != self.empty_key_value_line {
             return scan(self);
         }
-        self.with_lex_indent_cold(scan)
+        self.with_lex_indent_cold(start, scan)
     }
 
-    /// dsh-skills patch (13, see `empty_key_value_line`).
+    /// `with_lex_indent` off the common path; patch 13: a scalar on the line of a `:` that
+    /// patch 13 handled continues only on lines indented past that `:`.
     #[cold]
     #[inline(never)]
-    fn with_empty_key_value_indent<R>(&mut self, scan: impl FnOnce(&mut Self) -> R) -> R {
+    fn with_lex_indent_cold<R>(&mut self, start: Marker, scan: impl FnOnce(&mut Self) -> R) -> R {
         let saved = self.indent;
-        self.indent = self.indent.max(self.empty_key_value_col);
-        let r = scan(self);
-        self.indent = saved;
-        r
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn with_lex_indent_cold<R>(&mut self, scan: impl FnOnce(&mut Self) -> R) -> R {
-        let saved = self.indent;
-        self.indent = self.bom_lex_col;
+        if self.flow_level == 0 {
+            if start.line + 1 == self.empty_key_value_line {
+                self.indent = self.indent.max(self.empty_key_value_col);
+            } else if start.line == self.bom_line && self.bom_lex_col > self.indent {
+                self.indent = self.bom_lex_col;
+            }
+        }
         let r = scan(self);
         self.indent = saved;
         r
@@ -3005,15 +3016,22 @@ impl<'input, T: Input> Scanner<'input, T> {
             if indent.needs_block_end {
                 self.tokens
                     .push_back(Token(Span::empty(self.mark), TokenType::BlockEnd));
-                self.node_ended = true; // dsh-skills patch (13)
+                self.node_ended(); // dsh-skills patch (13)
+            }
+            // dsh-skills patch (13)
+            if self.indent < self.indentless_seq_col {
+                self.indentless_seq_col = -2;
+            }
+            if self.indent < self.explicit_key_indent {
+                self.explicit_key_indent = -2;
             }
         }
-        if self.indent < self.indentless_seq_col {
-            self.indentless_seq_col = -2; // dsh-skills patch (13)
-        }
-        if self.indent < self.explicit_key_indent {
-            self.explicit_key_indent = -2; // dsh-skills patch (13)
-        }
+    }
+
+    /// dsh-skills patch (13, see `node_end_token`): the token just queued ended a node.
+    #[inline]
+    fn node_ended(&mut self) {
+        self.node_end_token = self.tokens_parsed + self.tokens.len() + 1;
     }
 
     /// Add an indentation level of 1 column that does not start a block.
