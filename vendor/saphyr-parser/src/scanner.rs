@@ -1617,9 +1617,6 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.decrease_flow_level();
         // dsh-skills patch (see `flow_value_ended`)
         self.flow_value_ended = self.flow_level == 0 && self.flow_is_value;
-        if self.flow_level == 0 {
-            self.node_ended(); // dsh-skills patch (13)
-        }
 
         self.disallow_simple_key();
 
@@ -1646,6 +1643,9 @@ impl<'input, T: Input> Scanner<'input, T> {
 
         self.tokens
             .push_back(Token(Span::new(start_mark, self.mark), tok));
+        if self.flow_level == 0 {
+            self.node_ended(); // dsh-skills patch (13)
+        }
         Ok(())
     }
 
