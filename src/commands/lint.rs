@@ -168,6 +168,8 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     let settings = &settings;
     let t = if paths.is_empty() {
         let snap = crate::commands::discover(settings, env);
+        // Discovery's workers freed every file's bytes and YAML tree in their own arenas.
+        crate::engine::platform::release_free_memory();
         let mut t = targets::from_snapshot(&snap);
         t.findings.extend(targets::unscanned_findings(&crate::analysis::unscanned::search(
             &snap,

@@ -63,7 +63,7 @@ impl<'a> Planner<'a> {
                 continue;
             }
             taken.extend(fix.edits.iter().map(|e| (e.range.start, e.range.end)));
-            fixes.push(fix.clone());
+            fixes.push(Fix::clone(fix));
         }
         if fixes.is_empty() {
             return None;

@@ -157,11 +157,13 @@ pub struct Finding {
     /// How to fix it.
     pub help: Vec<String>,
     pub related: Vec<Related>,
-    pub fix: Option<Fix>,
+    /// Boxed, like [`Finding::action`]: most findings have none, and every finding of a large run
+    /// is held until the report is written.
+    pub fix: Option<Box<Fix>>,
     /// The skill's frontmatter name, when it has one.
     pub skill: Option<String>,
     /// The concrete change the help suggests first, when there is one.
-    pub action: Option<Action>,
+    pub action: Option<Box<Action>>,
 }
 
 impl Finding {
@@ -183,7 +185,7 @@ impl Finding {
     }
 
     pub fn action(mut self, action: Action) -> Finding {
-        self.action = Some(action);
+        self.action = Some(Box::new(action));
         self
     }
 
@@ -213,7 +215,7 @@ impl Finding {
     }
 
     pub fn fix(mut self, fix: Option<Fix>) -> Finding {
-        self.fix = fix;
+        self.fix = fix.map(Box::new);
         self
     }
 

@@ -543,7 +543,7 @@ fn code_actions(shared: &Shared, doc: &Doc, p: &CodeActionParams) -> Vec<CodeAct
 /// The finding's mechanical advice as an edit: set the name, or rename the file or folder.
 #[allow(clippy::mutable_key_type)] // as in `code_actions`
 fn advice_action(shared: &Shared, doc: &Doc, f: &Finding, idx: &LineIndex) -> Option<CodeAction> {
-    match f.action.as_ref()? {
+    match f.action.as_deref()? {
         Action::SetName { name } => {
             let fm = front::parse(&doc.text)?;
             let entry = fm.entry("name")?;

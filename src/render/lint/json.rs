@@ -109,7 +109,7 @@ fn finding<'a>(report: &'a Report, f: &'a Finding) -> FindingOut<'a> {
             })
             .collect(),
         skill: f.skill.as_deref(),
-        action: f.action.as_ref(),
+        action: f.action.as_deref(),
         fix: f.fix.as_ref().map(|x| FixOut {
             description: &x.description,
             edits: x
