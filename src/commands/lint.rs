@@ -30,6 +30,7 @@ impl Options {
             max_description: settings.description_max_length,
             compat: self.compat.clone(),
             extra_keys: self.config.extra_keys.clone(),
+            neighbours: Default::default(),
         }
     }
 }

@@ -35,7 +35,13 @@ fn what(evidence: Evidence) -> &'static str {
 
 /// Broken or escaping references in `body` (which starts at file offset `body_offset`), and
 /// an unclosed code fence.
-pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: usize) -> Vec<Finding> {
+pub fn check_references(
+    subject: &Subject,
+    path: &str,
+    body: &str,
+    body_offset: usize,
+    neighbours: &Neighbours,
+) -> Vec<Finding> {
     let base = subject.base_dir();
     let mut out = Vec::new();
     let scan = crate::analysis::refscan::scan(body);
@@ -112,7 +118,7 @@ pub fn check_references(subject: &Subject, path: &str, body: &str, body_offset: 
         if std::fs::symlink_metadata(&joined).is_ok() {
             continue;
         }
-        let sibling = in_sibling(subject, &target);
+        let sibling = in_sibling(subject, &target, neighbours);
         // A command that runs `scripts/x` when the skill has no `scripts/` folder at all is
         // usually about the user's project: graded as a mention (info), labelled as what it is.
         let missing_dir = target
@@ -173,22 +179,54 @@ fn is_windows_absolute(t: &str) -> bool {
     b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/')
 }
 
+/// For each root whose skills have broken references, which of its skill folders hold each
+/// name at their top level: built once per root and lint run (one listing per folder), so that
+/// each broken reference looks into the folders that have its first component instead of
+/// every folder of the root (a stat per folder per reference made large roots quadratic).
+#[derive(Debug, Default)]
+pub struct Neighbours(std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<NameIndex>>>);
+
+/// Top-level name in a skill folder → the folders (sorted) that hold it.
+type NameIndex = std::collections::HashMap<String, Vec<String>>;
+
+impl Neighbours {
+    fn index(&self, parent: &str) -> std::sync::Arc<NameIndex> {
+        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(index) = lock().get(parent) {
+            return index.clone();
+        }
+        // Built without the lock: another worker may build the same one meanwhile; either wins.
+        let mut index = NameIndex::new();
+        if let Ok(entries) = std::fs::read_dir(parent) {
+            let folders =
+                entries.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string));
+            for folder in folders.filter(|n| !n.starts_with('.')) {
+                let Ok(inside) = std::fs::read_dir(platform::join(parent, &folder)) else { continue };
+                for name in
+                    inside.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string))
+                {
+                    index.entry(name).or_default().push(folder.clone());
+                }
+            }
+        }
+        index.values_mut().for_each(|v| v.sort());
+        lock().entry(parent.to_string()).or_insert_with(|| std::sync::Arc::new(index)).clone()
+    }
+}
+
 /// The same relative path in another skill folder of the same root: `(skill, ../skill/path)`.
-fn in_sibling(subject: &Subject, target: &str) -> Option<(String, String)> {
+fn in_sibling(subject: &Subject, target: &str, neighbours: &Neighbours) -> Option<(String, String)> {
     let SubjectKind::Bundle { dir, entry } = &subject.kind else { return None };
     let parent = platform::dirname(dir);
-    let entries = std::fs::read_dir(&parent).ok()?;
-    let mut found: Vec<String> = entries
-        .flatten()
-        .take(MAX_ENTRIES)
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| n != entry && !n.starts_with('.'))
-        .filter(|n| std::fs::metadata(platform::join(&platform::join(&parent, n), target)).is_ok())
-        .collect();
-    found.sort();
-    let n = found.into_iter().next()?;
+    let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").filter(|f| *f != "..")?;
+    let index = neighbours.index(&parent);
+    let n = index
+        .get(first)?
+        .iter()
+        .filter(|n| *n != entry)
+        .find(|n| std::fs::metadata(platform::join(&platform::join(&parent, n), target)).is_ok())?;
     let rel = format!("../{n}/{target}");
-    Some((n, rel))
+    Some((n.clone(), rel))
 }
 
 /// Name comparisons one file's broken references may spend on suggestions (a few milliseconds).

@@ -24,6 +24,8 @@ pub struct CheckOptions {
     pub compat: Vec<Compat>,
     /// Frontmatter keys the project allows besides the known ones (`extra-keys`).
     pub extra_keys: Vec<String>,
+    /// The neighbouring skill folders' files, indexed once per root for this run's checks.
+    pub neighbours: std::sync::Arc<super::bundle::Neighbours>,
 }
 
 /// What one file produced.
@@ -1513,7 +1515,13 @@ impl<'a> Ctx<'a> {
                 .help("move detail into files under `references/` and link them from the body"),
             );
         }
-        findings.extend(super::bundle::check_references(self.subject, self.path, body, self.file(fm.body.start)));
+        findings.extend(super::bundle::check_references(
+            self.subject,
+            self.path,
+            body,
+            self.file(fm.body.start),
+            &self.opts.neighbours,
+        ));
         findings.extend(super::content::check(self.path, &self.src.text, self.file_range(&fm.body)));
     }
 }
@@ -1782,7 +1790,12 @@ mod tests {
             node_mode: false,
             checked: None,
         };
-        let opts = CheckOptions { max_description: 10, compat: Compat::ALL.to_vec(), extra_keys: Vec::new() };
+        let opts = CheckOptions {
+            max_description: 10,
+            compat: Compat::ALL.to_vec(),
+            extra_keys: Vec::new(),
+            neighbours: Default::default(),
+        };
         let bytes = base.as_bytes();
         let mut seed: u64 = 0x9e3779b97f4a7c15;
         for i in 0..=bytes.len() {
@@ -1821,7 +1834,12 @@ mod tests {
             checked: None,
         };
         // The catalog keeps 16 units of a 19-unit limit: "Say \"hi\" to the " | "world".
-        let opts = CheckOptions { max_description: 19, compat: Vec::new(), extra_keys: Vec::new() };
+        let opts = CheckOptions {
+            max_description: 19,
+            compat: Vec::new(),
+            extra_keys: Vec::new(),
+            neighbours: Default::default(),
+        };
         for value in [
             "Say \"hi\" to the world, often.",
             "\"Say \\\"hi\\\" to the world, often.\"",
