@@ -610,25 +610,12 @@ fn stringify_number(x: f64, source: &str, tag: Option<&str>) -> String {
             _ => e,
         };
     }
-    let mut n = if x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { js_number_to_string(x) };
+    let n = if x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { js_number_to_string(x) };
     // minFractionDigits from float.resolve (trailing 0 after a dot)
     let is_float_src = rest.contains('.') && !oct && !hex;
-    if is_float_src && s.ends_with('0') && (tag.is_none() || tag == Some("tag:yaml.org,2002:float")) {
+    if is_float_src && s.ends_with('0') {
         let dot = s.find('.').unwrap_or(0);
-        let min_frac = s.len() - dot - 1;
-        if n.starts_with(|c: char| c.is_ascii_digit() || c == '-') && !n.contains('e') {
-            let i = match n.find('.') {
-                Some(i) => i,
-                None => {
-                    n.push('.');
-                    n.len() - 1
-                }
-            };
-            let have = n.len() - i - 1;
-            for _ in have..min_frac {
-                n.push('0');
-            }
-        }
+        return pad_fraction(n, s.len() - dot - 1, tag);
     }
     n
 }
