@@ -17,8 +17,9 @@ Two measurements per command:
                 algorithm's growth, free of the noise of a shared machine and of its caches.
   CPU time      secondary: user + system time of the process, the minimum of --runs runs after
                 a warm-up (other processes only ever add time, so the smallest run is the
-                closest to the command's own cost); with the wall-clock ratio beside it. Caches
-                and memory bandwidth show here and not in instruction counts.
+                closest to the command's own cost); the N and 10·N runs take turns, so that a
+                spell of load falls on both; with the wall-clock ratio beside it. Caches and
+                memory bandwidth show here and not in instruction counts.
 
 Shapes (N in brackets):
 
@@ -199,22 +200,37 @@ def commands(tree):
     }
 
 
-def cpu_times(cmd, runs, warmup):
-    """(minimum wall-clock seconds, minimum CPU seconds: user + system) over `runs` runs after
-    `warmup` unmeasured ones, stdout and stderr to /dev/null. The minimum, not the mean: other
-    processes on a shared machine only ever add time, so the smallest run is the closest to
-    the command's own cost."""
-    argv = cmd.split()
-    walls, cpus = [], []
+def run_once(argv):
+    """(wall-clock seconds, CPU seconds: user + system) of one run, output to /dev/null."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)
+    return time.perf_counter() - t0, ru.ru_utime + ru.ru_stime
+
+
+def cpu_times(small, big, runs, warmup):
+    """((wall, CPU) at N, (wall, CPU) at 10·N): the minimum of each over `runs` runs after
+    `warmup` unmeasured ones. The minimum, not the mean: other processes on a shared machine
+    only ever add time, so the smallest run is the closest to the command's own cost. The two
+    sizes take turns, run for run, so that a spell of load on the machine falls on both rather
+    than on whichever ran during it; the small one runs as many times as fit in the big one's
+    time (up to 5 times as often), since a short run is the more easily disturbed."""
+    small, big = small.split(), big.split()
+    mins = [[float("inf")] * 2, [float("inf")] * 2]
     for i in range(warmup + runs):
-        t0 = time.perf_counter()
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, _, ru = os.wait4(p.pid, 0)
-        wall = time.perf_counter() - t0
-        if i >= warmup:
-            walls.append(wall)
-            cpus.append(ru.ru_utime + ru.ru_stime)
-    return min(walls), min(cpus)
+        got_big = run_once(big)
+        # Small runs for this round: about as much time as the big one took, 1 to 5 of them.
+        reps = 1
+        got_small = [run_once(small)]
+        while reps < 5 and sum(w for w, _ in got_small) < got_big[0] / 2:
+            got_small.append(run_once(small))
+            reps += 1
+        if i < warmup:
+            continue
+        for w, c in got_small:
+            mins[0] = [min(mins[0][0], w), min(mins[0][1], c)]
+        mins[1] = [min(mins[1][0], got_big[0]), min(mins[1][1], got_big[1])]
+    return tuple(mins[0]), tuple(mins[1])
 
 
 def instructions(cmd):
@@ -272,7 +288,7 @@ def main():
             if count:
                 row["i"] = (instructions(cmd), instructions(big_cmd))
             if timed:
-                (w1, c1), (w2, c2) = cpu_times(cmd, runs, warmup), cpu_times(big_cmd, runs, warmup)
+                (w1, c1), (w2, c2) = cpu_times(cmd, big_cmd, runs, warmup)
                 row["cpu"], row["wall"] = (c1, c2), (w1, w2)
             rows.append(row)
             line = f"{shape:9} {base:>10,} {name:22}"

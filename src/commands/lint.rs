@@ -362,15 +362,19 @@ impl Reach {
     }
 }
 
-/// Fixes of one file checked one by one (one parse of the fixed text each); beyond that they are
-/// checked together, so that a file with thousands of fixable findings stays linear.
-const FIXES_CHECKED_ALONE: usize = 16;
+/// How many of one file's fixes are checked one by one (one parse of the fixed text each) when
+/// the file's fixes applied together are refused; the rest are withdrawn with that refusal, so
+/// that a file with thousands of fixable findings costs a few parses, not one per fix.
+const FIXES_CHECKED_ONE_BY_ONE: usize = 8;
 
-/// A fix that `--fix` would refuse (applied alone, the file would load with other fields, or be
-/// skipped) is not offered: the finding keeps its advice and says why, and is not counted
-/// as fixable. A file with more than [`FIXES_CHECKED_ALONE`] fixes has them checked applied all
-/// together first (one plan: the file and the fixed text parsed once each); only when that is refused are they checked alone,
-/// up to the budget, and the rest are withdrawn with the combined plan's reason.
+/// A fix that `--fix` would refuse is not offered: the finding keeps its advice and says why,
+/// and is not counted as fixable. What is left is a set `--fix` applies as it is.
+///
+/// Each file's fixes are checked applied together first, as `--fix` applies them (the common
+/// case, and one parse of the fixed text). When that is refused, they are taken in report
+/// order, the order `--fix` takes them, and one is kept when the fixes kept so far plus it still
+/// load the same skill (a fix that only works alone, say two misspellings both renamed to
+/// `whenToUse`, is kept once); beyond [`FIXES_CHECKED_ONE_BY_ONE`] the rest are withdrawn.
 fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &[Subject]) {
     // Each subject by path, once: one lookup per finding with a fix, not a scan per file.
     let by_path: HashMap<&str, &Subject> = subjects.iter().map(|s| (s.path.as_str(), s)).collect();
@@ -378,28 +382,34 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
     for (i, f) in findings.iter().enumerate().filter(|(_, f)| f.fix.is_some()) {
         per_file.entry(f.path.as_str()).or_default().push(i);
     }
+    let does_not_apply = || "the edit does not apply to the file's text".to_string();
     let mut withdraw: Vec<(usize, String)> = Vec::new();
     for (path, idx) in per_file {
         let Some(s) = by_path.get(path) else { continue };
         let Some(src) = report.files.get(&s.path) else { continue };
         let planner = fix::Planner::new(&s.path, src, s.node_mode);
-        let alone = |f: &Finding| match planner.plan(&[f]) {
-            Some(plan) => plan.refused,
-            None => Some("the edit does not apply to the file's text".to_string()),
-        };
-        if idx.len() > FIXES_CHECKED_ALONE {
-            let all: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
-            let together = planner.plan(&all).and_then(|p| p.refused);
-            let Some(why) = together else { continue };
-            // What `--fix` would do: it applies the file's fixes together, and refuses them.
-            let why = format!("applied with the file's other fixes, as `--fix` does, {why}");
-            for (n, &i) in idx.iter().enumerate() {
-                let refused = if n < FIXES_CHECKED_ALONE { alone(&findings[i]) } else { Some(why.clone()) };
-                withdraw.extend(refused.map(|r| (i, r)));
-            }
+        let all: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
+        let Some(why) = planner.refusal(&all).unwrap_or_else(|| Some(does_not_apply())) else { continue };
+        if let [only] = idx[..] {
+            withdraw.push((only, why));
             continue;
         }
-        withdraw.extend(idx.iter().filter_map(|&i| alone(&findings[i]).map(|r| (i, r))));
+        let mut kept: Vec<&Finding> = Vec::new();
+        for (n, &i) in idx.iter().enumerate() {
+            if n >= FIXES_CHECKED_ONE_BY_ONE {
+                withdraw.push((i, format!("applied with the file's other fixes, as `--fix` does, {why}")));
+                continue;
+            }
+            kept.push(&findings[i]);
+            let Some(refused) = planner.refusal(&kept).unwrap_or_else(|| Some(does_not_apply())) else { continue };
+            kept.pop();
+            let refused = if kept.is_empty() {
+                refused
+            } else {
+                format!("applied with the fixes `--fix` makes before it in this file, {refused}")
+            };
+            withdraw.push((i, refused));
+        }
     }
     for (i, why) in withdraw {
         let f = &mut findings[i];

@@ -186,7 +186,8 @@ pub fn validate_parsed(
 ) -> Result<ParsedSkill, Rejection> {
     let parsed =
         parsed.map_err(|error| Rejection::InvalidYaml { error: Box::new(error.clone()), frontmatter: fm.clone() })?;
-    let top_keys = parsed.top_keys.clone();
+    // The top-level keys go into a rejection only; a skill that loads does not copy them.
+    let top_keys = || parsed.top_keys.clone();
     // `typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)` → missing.
     let empty = Object::default();
     let data: &Object = match &parsed.value {
@@ -203,15 +204,17 @@ pub fn validate_parsed(
         return Err(Rejection::RequiresNameAndDescription {
             parsed: Box::new(parsed.value.clone()),
             frontmatter: fm,
-            top_keys,
+            top_keys: top_keys(),
         });
     };
     if !js::is_skill_name(name) {
-        return Err(Rejection::InvalidName { name: name.to_string(), frontmatter: fm, top_keys });
+        return Err(Rejection::InvalidName { name: name.to_string(), frontmatter: fm, top_keys: top_keys() });
     }
     let invocation = match invocation_policy(data) {
         Ok(inv) => inv,
-        Err((error, key)) => return Err(Rejection::InvalidInvocation { error, key, frontmatter: fm, top_keys }),
+        Err((error, key)) => {
+            return Err(Rejection::InvalidInvocation { error, key, frontmatter: fm, top_keys: top_keys() });
+        }
     };
     let metadata = match data.get("metadata") {
         Some(v @ (Value::Object(_) | Value::Date(_) | Value::Buffer(_) | Value::Map(_) | Value::Set(_))) => {

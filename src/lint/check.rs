@@ -10,6 +10,7 @@ use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::engine::js;
 use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
 use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
+use crate::engine::yaml::fxhash::{FxHashMap, hash_str};
 use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
 
@@ -265,18 +266,6 @@ pub fn check_bytes(
         (bom, &source.text[bom..])
     };
 
-    let mut ctx = Ctx {
-        subject,
-        path,
-        src: &source,
-        text: harness_text,
-        shift,
-        fm: None,
-        keys: Vec::new(),
-        key_index: std::cell::OnceCell::new(),
-        key_lines_cache: std::cell::OnceCell::new(),
-        opts,
-    };
     // Split and parse once; the harness's verdict and every rule read the same result.
     let split = skillfile::split_frontmatter(harness_text);
     // Discovery's parse of the same text when it made one, else our own.
@@ -285,6 +274,18 @@ pub fn check_bytes(
         None => split.as_ref().ok().map(|fm| yaml::parse(&harness_text[fm.yaml.clone()])),
     };
     let yaml_result = own_parse.as_ref().or(yaml);
+    let mut ctx = Ctx {
+        subject,
+        path,
+        src: &source,
+        text: harness_text,
+        shift,
+        fm: None,
+        keys: &[],
+        key_index: std::cell::OnceCell::new(),
+        key_lines_cache: std::cell::OnceCell::new(),
+        opts,
+    };
     let verdict = match (&split, yaml_result) {
         (Ok(fm), Some(parsed)) => skillfile::validate_parsed(harness_text, fm.clone(), parsed.as_ref(), false),
         (Err(e), _) => Err(Rejection::Missing(skillfile::MissingReason::Fences(*e))),
@@ -394,10 +395,12 @@ struct Ctx<'a> {
     /// Bytes between the file start and `text` (a stripped BOM).
     shift: usize,
     fm: Option<Frontmatter>,
-    keys: Vec<yaml::KeySpan>,
-    /// Key → index of its first entry in `keys`, built on the first lookup, so that one lookup
-    /// per key (one finding per key) stays linear in the number of keys.
-    key_index: std::cell::OnceCell<std::collections::HashMap<String, usize>>,
+    /// The parse's top-level keys (borrowed from it).
+    keys: &'a [yaml::KeySpan],
+    /// A key's hash → the index of the first entry in `keys` with that hash, built on the first
+    /// lookup, so that one lookup per key (one finding per key) stays linear in the number of
+    /// keys; the keys are not copied.
+    key_index: std::cell::OnceCell<FxHashMap<u64, u32>>,
     /// The top-level `key: value` lines, when the YAML did not parse (computed once).
     key_lines_cache: std::cell::OnceCell<Vec<KeyLine>>,
     opts: &'a CheckOptions,
@@ -496,15 +499,21 @@ impl<'a> Ctx<'a> {
     }
 
     /// The first parsed top-level key spelled `key`.
-    fn parsed_key(&self, key: &str) -> Option<&yaml::KeySpan> {
+    fn parsed_key(&self, key: &str) -> Option<&'a yaml::KeySpan> {
+        let keys = self.keys;
         let index = self.key_index.get_or_init(|| {
-            let mut index = std::collections::HashMap::with_capacity(self.keys.len());
-            for (i, k) in self.keys.iter().enumerate() {
-                index.entry(k.key.clone()).or_insert(i);
+            let mut index = FxHashMap::with_capacity_and_hasher(keys.len(), Default::default());
+            for (i, k) in keys.iter().enumerate() {
+                index.entry(hash_str(&k.key)).or_insert(i as u32);
             }
             index
         });
-        index.get(key).map(|&i| &self.keys[i])
+        match index.get(&hash_str(key)).map(|&i| &keys[i as usize]) {
+            Some(k) if k.key == key => Some(k),
+            // Not there, or another key with the same hash came first.
+            Some(_) => keys.iter().find(|k| k.key == key),
+            None => None,
+        }
     }
 
     /// The first top-level `key: value` line spelled `key` (when the YAML did not parse).
@@ -607,7 +616,7 @@ impl<'a> Ctx<'a> {
     fn check_frontmatter(
         &mut self,
         verdict: &Result<skillfile::ParsedSkill, Rejection>,
-        yaml_result: Option<&Result<yaml::Parsed, yaml::YamlError>>,
+        yaml_result: Option<&'a Result<yaml::Parsed, yaml::YamlError>>,
         skip: &str,
         findings: &mut Vec<Finding>,
     ) -> Option<String> {
@@ -633,7 +642,7 @@ impl<'a> Ctx<'a> {
             }
             None => return None,
         };
-        self.keys = parsed.top_keys.clone();
+        self.keys = &parsed.top_keys;
         self.key_index = std::cell::OnceCell::new();
         for w in &parsed.warnings {
             findings.push(self.yaml_warning(w));

@@ -44,11 +44,33 @@ impl<'a> Planner<'a> {
 
     /// [`plan`] with this file's parse shared between calls.
     pub fn plan(&self, findings: &[&Finding]) -> Option<FilePlan> {
-        let (path, src) = (self.path, self.src);
+        let (fixes, new) = self.fixed_text(findings)?;
+        let refused = self.check(&new);
+        let fixes = fixes.into_iter().cloned().collect();
+        Some(FilePlan { path: self.path.to_string(), fixes, old: self.src.text.clone(), new, refused })
+    }
+
+    /// What `--fix` would say of these findings' fixes applied together: `None` when there is
+    /// no edit to make (no fix, or one that does not fit the text), `Some(None)` when the fixed
+    /// file loads the same skill, `Some(Some(why))` when it would be refused. [`plan`] without
+    /// the copies of the text a diff needs.
+    pub fn refusal(&self, findings: &[&Finding]) -> Option<Option<String>> {
+        let (_, new) = self.fixed_text(findings)?;
+        Some(self.check(&new))
+    }
+
+    fn check(&self, new: &str) -> Option<String> {
+        let before = self.before.get_or_init(|| load(&self.src.text, self.node_mode));
+        check_meaning(before, new, self.node_mode)
+    }
+
+    /// The fixes chosen (non-overlapping, in finding order) and the text they produce.
+    fn fixed_text<'f>(&self, findings: &[&'f Finding]) -> Option<(Vec<&'f Fix>, String)> {
+        let src = self.src;
         if !src.exact {
             return None;
         }
-        let mut fixes: Vec<Fix> = Vec::new();
+        let mut fixes: Vec<&Fix> = Vec::new();
         // The edits chosen so far, by (start, end), and every fix's edits seen: each check is a
         // lookup, so a file with thousands of fixable findings stays linear.
         let mut taken: BTreeSet<(usize, usize)> = BTreeSet::new();
@@ -63,7 +85,7 @@ impl<'a> Planner<'a> {
                 continue;
             }
             taken.extend(fix.edits.iter().map(|e| (e.range.start, e.range.end)));
-            fixes.push(Fix::clone(fix));
+            fixes.push(fix);
         }
         if fixes.is_empty() {
             return None;
@@ -81,9 +103,7 @@ impl<'a> Planner<'a> {
             at = e.range.end;
         }
         new.push_str(&src.text[at..]);
-        let before = self.before.get_or_init(|| load(&src.text, self.node_mode));
-        let refused = check_meaning(before, &new, self.node_mode);
-        Some(FilePlan { path: path.to_string(), fixes, old: src.text.clone(), new, refused })
+        Some((fixes, new))
     }
 }
 

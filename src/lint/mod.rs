@@ -29,7 +29,7 @@ pub mod targets;
 pub mod term;
 
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 pub use source::SourceText;
@@ -305,13 +305,47 @@ impl Report {
 
 /// Findings by file, position, rule and message; equal ones keep their order. A stable sort of
 /// the findings themselves would take a buffer of half of them (they are a few hundred bytes
-/// each): the order is found on their indexes and applied in place.
+/// each): the order is found on their indexes and applied in place. The sort compares a small
+/// key per finding (its file's rank among the distinct files, and its position) kept in one
+/// array, and reads the findings only to break a tie of file and position: comparing paths and
+/// following each finding's pointers made a run of 50,000 findings mostly cache misses.
 fn sort_findings(findings: &mut [Finding]) {
-    fn key(f: &Finding) -> (&str, usize, &str, &str) {
-        (&f.path, f.span.as_ref().map_or(0, |s| s.start), f.rule, &f.message)
+    let mut rank_of: HashMap<&str, u32> = HashMap::new();
+    let mut file: Vec<u32> = Vec::with_capacity(findings.len());
+    let mut last: Option<(&str, u32)> = None;
+    for f in findings.iter() {
+        let id = match last {
+            // Findings come grouped by file: most are the previous one's file.
+            Some((p, id)) if p == f.path => id,
+            _ => {
+                let next = rank_of.len() as u32;
+                *rank_of.entry(f.path.as_str()).or_insert(next)
+            }
+        };
+        last = Some((f.path.as_str(), id));
+        file.push(id);
     }
-    let mut order: Vec<usize> = (0..findings.len()).collect();
-    order.sort_unstable_by(|&a, &b| key(&findings[a]).cmp(&key(&findings[b])).then(a.cmp(&b)));
+    // First-seen ids to ranks in path order.
+    let mut paths: Vec<(&str, u32)> = rank_of.into_iter().collect();
+    paths.sort_unstable();
+    let mut rank = vec![0u32; paths.len()];
+    for (r, (_, id)) in paths.iter().enumerate() {
+        rank[*id as usize] = r as u32;
+    }
+    let mut keyed: Vec<(u32, usize, usize)> = findings
+        .iter()
+        .zip(&file)
+        .enumerate()
+        .map(|(i, (f, &id))| (rank[id as usize], f.span.as_ref().map_or(0, |s| s.start), i))
+        .collect();
+    drop(file);
+    keyed.sort_unstable_by(|a, b| {
+        (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| {
+            let (x, y) = (&findings[a.2], &findings[b.2]);
+            (x.rule, &x.message).cmp(&(y.rule, &y.message)).then(a.2.cmp(&b.2))
+        })
+    });
+    let mut order: Vec<usize> = keyed.into_iter().map(|k| k.2).collect();
     // `findings[i]` becomes the finding at `order[i]`, one cycle of the permutation at a time.
     for start in 0..order.len() {
         let mut at = start;

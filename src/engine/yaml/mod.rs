@@ -11,7 +11,7 @@ mod blockscalar;
 mod compose;
 mod diag;
 mod errmap;
-mod fxhash;
+pub(crate) mod fxhash;
 mod indent;
 mod keystr;
 mod number;
@@ -228,9 +228,8 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
     match res {
         Err(d) => Err(to_error(&src, &d, warnings)),
         Ok(value) => {
-            let top_keys = tj
-                .top_keys
-                .iter()
+            let top_keys = std::mem::take(&mut tj.top_keys)
+                .into_iter()
                 .map(|tk| {
                     let k = &doc.nodes[tk.key_node];
                     let v = &doc.nodes[tk.value_node];
@@ -241,7 +240,7 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
                         (v.start, v.end)
                     };
                     KeySpan {
-                        key: tk.key.clone(),
+                        key: tk.key,
                         key_start: src.pos_of_byte(k.start),
                         value_start: src.pos_of_byte(vs),
                         value_end: src.pos_of_byte(ve),

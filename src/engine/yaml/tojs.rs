@@ -423,7 +423,13 @@ impl<'d> ToJs<'d> {
                             *phase = 1;
                         }
                         MapOut::Object(_) => {
-                            let sk = self.stringify_key(Some(knode), &r.v)?;
+                            // A string key is its own property name: moved, not copied (the key's
+                            // value is not read again on this path).
+                            let mut r = r;
+                            let sk = match &mut r.v {
+                                Value::String(s) => std::mem::take(s),
+                                v => self.stringify_key(Some(knode), v)?,
+                            };
                             *key = Some((r, sk));
                             *phase = 1;
                         }

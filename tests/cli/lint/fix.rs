@@ -130,3 +130,79 @@ fn a_value_that_cannot_be_quoted_safely_is_left_alone() {
     let v = json(&out);
     assert!(v["findings"].as_array().unwrap().iter().all(|f| f["fix"].is_null()), "{v}");
 }
+
+/// Two misspellings of `whenToUse` each work alone but not together (both renamed, the key is a
+/// duplicate): the first stays fixable, the second says why not, and `--fix` then does what
+/// lint offered: it writes the first, and the file still loads.
+#[test]
+fn fixes_that_only_work_alone_are_offered_once() {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let text =
+        "---\nname: twice\ndescription: Two triggers.\nwhen_to_use: When asked.\nwhentouse: When told.\n---\n\nBody.\n";
+    write(&fx.tree, "twice/SKILL.md", text);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let v = json(&out);
+    let fixable: Vec<&Value> = v["findings"].as_array().unwrap().iter().filter(|f| !f["fix"].is_null()).collect();
+    assert_eq!(fixable.len(), 1, "{v}");
+    assert_eq!(fixable[0]["line"], 4, "the first in report order is kept: {v}");
+    let refused = v["findings"].as_array().unwrap().iter().find(|f| f["line"] == 5).expect("the second finding stays");
+    assert!(refused["fix"].is_null());
+    let help = refused["help"].to_string();
+    assert!(help.contains("no automatic fix: applied with the fixes `--fix` makes before it"), "{help}");
+    assert!(help.contains("Map keys must be unique"), "{help}");
+    assert_eq!(v["summary"]["fixable"], 1, "{v}");
+
+    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "tree"]);
+    let v = json(&out);
+    assert_eq!(v["summary"]["fixed"], 1, "{v}");
+    let fixed = fs::read_to_string(fx.tree.join("twice/SKILL.md")).unwrap();
+    assert_eq!(fixed, text.replace("when_to_use:", "whenToUse:"));
+    // The skill still loads (with the trigger it had), and only the second misspelling is left.
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let v = json(&out);
+    let left: Vec<&Value> = v["findings"].as_array().unwrap().iter().collect();
+    assert_eq!(left.len(), 1, "{v}");
+    assert_eq!(left[0]["rule"], "when-to-use-key");
+    assert!(left[0]["fix"].is_null(), "renaming it now would make a duplicate key: {v}");
+}
+
+/// A file with more fixes than are checked one by one, whose fixes together are refused (ten
+/// spellings of `whenToUse`, all renamed to it): the one fix still offered is the one `--fix`
+/// writes, and afterwards nothing is offered that would break the file.
+#[test]
+fn many_fixes_refused_together_leave_a_set_that_applies() {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let mut text = String::from("---\nname: many\ndescription: Many fixes.\n");
+    for (i, k) in [
+        "whentouse",
+        "Whentouse",
+        "WHENTOUSE",
+        "whenTouse",
+        "WhenToUse",
+        "whentoUse",
+        "wHENTOUSE",
+        "WHENtouse",
+        "WhentoUse",
+        "whenTOUSE",
+    ]
+    .iter()
+    .enumerate()
+    {
+        text.push_str(&format!("{k}: When {i}.\n"));
+    }
+    text.push_str("---\n\nBody.\n");
+    write(&fx.tree, "many/SKILL.md", &text);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let v = json(&out);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 10, "{v}");
+    assert_eq!(v["summary"]["fixable"], 1, "{v}");
+    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "tree"]);
+    let v = json(&out);
+    assert_eq!(v["summary"]["fixed"], 1, "the offered fix applies: {v}");
+    assert!(v["fixes"].as_array().unwrap().iter().all(|f| f["applied"] == true), "{v}");
+    assert!(fs::read_to_string(fx.tree.join("many/SKILL.md")).unwrap().contains("\nwhenToUse: When 0.\n"));
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let v = json(&out);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 9, "{v}");
+    assert_eq!(v["summary"]["fixable"], 0, "{v}");
+}
