@@ -10,7 +10,7 @@ use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::engine::js;
 use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
 use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
-use crate::engine::yaml::fxhash::{FxHashMap, hash_str};
+use crate::engine::yaml::hashing::{FastMap, hash_str, map_with_capacity};
 use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
 
@@ -403,7 +403,7 @@ struct Ctx<'a> {
     /// A key's hash → the index of the first entry in `keys` with that hash, built on the first
     /// lookup, so that one lookup per key (one finding per key) stays linear in the number of
     /// keys; the keys are not copied.
-    key_index: std::cell::OnceCell<FxHashMap<u64, u32>>,
+    key_index: std::cell::OnceCell<FastMap<u64, u32>>,
     /// The top-level `key: value` lines, when the YAML did not parse (computed once).
     key_lines_cache: std::cell::OnceCell<Vec<KeyLine>>,
     opts: &'a CheckOptions,
@@ -505,7 +505,7 @@ impl<'a> Ctx<'a> {
     fn parsed_key(&self, key: &str) -> Option<&'a yaml::KeySpan> {
         let keys = self.keys;
         let index = self.key_index.get_or_init(|| {
-            let mut index = FxHashMap::with_capacity_and_hasher(keys.len(), Default::default());
+            let mut index = map_with_capacity(keys.len());
             for (i, k) in keys.iter().enumerate() {
                 index.entry(hash_str(&k.key)).or_insert(i as u32);
             }
