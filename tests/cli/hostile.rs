@@ -206,6 +206,19 @@ fn pathological_yaml() {
     }
     keys.write_all(b"---\n").unwrap();
     keys.flush().unwrap();
+    // Many anchors, then many collection-valued keys: each key's stringifier must know the
+    // anchors converted before it without listing them all (that was quadratic: 20,000 of
+    // each took 143 s).
+    let mut anchors = c.create("anchors.md");
+    anchors.write_all(b"---\nname: victim\ndescription: d\nmetadata:\n").unwrap();
+    for i in 0..10_000 {
+        writeln!(anchors, "  a{i}: &x{i} v{i}").unwrap();
+    }
+    for i in 0..10_000 {
+        writeln!(anchors, "  ? [k{i}, *x{i}]\n  : {i}").unwrap();
+    }
+    anchors.write_all(b"---\n").unwrap();
+    anchors.flush().unwrap();
     // Scalars over many lines (1.6 MB each), quoted and plain: the scanner copies each line's
     // text in one run and must stop at the line's end.
     let lines = b"  word word word\n";

@@ -9,6 +9,7 @@ use saphyr_parser::ScalarStyle;
 
 use super::compose::{CollKind, Doc, NodeKind};
 use super::diag::Diag;
+use super::hashing::FastMap;
 use super::number::js_number_to_string;
 use super::schema::{self, Scalar, SchemaKind};
 use super::schema11::{self, NumFormat};
@@ -31,12 +32,20 @@ struct Ctx {
 struct St<'d> {
     doc: &'d Doc,
     text: &'d str,
+    /// The anchors converted before this key (the stringify context's `anchors`), by name.
+    known: &'d FastMap<String, u32>,
+    /// Anchors met while stringifying this key.
     anchors: HashSet<String>,
 }
 
 /// `key.toString(strCtx)` for a collection or alias key node.
-pub(crate) fn stringify_key_node(doc: &Doc, text: &str, id: usize, anchors: Vec<String>) -> Result<String, Diag> {
-    let mut st = St { doc, text, anchors: anchors.into_iter().collect() };
+pub(crate) fn stringify_key_node(
+    doc: &Doc,
+    text: &str,
+    id: usize,
+    known: &FastMap<String, u32>,
+) -> Result<String, Diag> {
+    let mut st = St { doc, text, known, anchors: HashSet::new() };
     let mut ctx = Ctx { schema: doc.schema, ..Ctx::default() };
     match &doc.nodes[id].kind {
         NodeKind::Alias { name, .. } => Ok(format!("*{name}")),
@@ -246,7 +255,7 @@ impl St<'_> {
     fn stringify(&mut self, id: usize, ctx: &mut Ctx) -> Result<String, Diag> {
         let node = &self.doc.nodes[id];
         if let NodeKind::Alias { name, .. } = &node.kind {
-            if !self.anchors.contains(name) {
+            if !self.anchors.contains(name) && !self.known.contains_key(name) {
                 return Err(Diag::bare(
                     "Error",
                     format!("Unresolved alias (the anchor must be set before the alias): {name}"),

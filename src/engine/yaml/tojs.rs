@@ -113,6 +113,10 @@ pub(crate) struct ToJs<'d> {
     doc: &'d Doc,
     text: &'d str,
     anchors: FastMap<usize, AnchorData>,
+    /// How many of `anchors`' nodes carry each anchor name: the names a collection key's
+    /// stringifier knows, kept as `anchors` changes rather than listed for every such key (a
+    /// file of many anchors and many collection keys was quadratic).
+    anchor_names: FastMap<String, u32>,
     pub warnings: Vec<Diag>,
     map_key_warned: bool,
     pub top_keys: Vec<TopKey>,
@@ -135,15 +139,33 @@ impl<'d> ToJs<'d> {
             doc,
             text,
             anchors: FastMap::default(),
+            anchor_names: FastMap::default(),
             warnings: Vec::new(),
             map_key_warned: false,
             top_keys: Vec::new(),
         }
     }
 
-    /// Anchor names of all converted anchored nodes (the stringify context's anchors).
-    pub fn anchor_names(&self) -> Vec<String> {
-        self.anchors.keys().filter_map(|&n| self.doc.nodes[n].anchor.clone()).collect()
+    /// Register `id`'s anchor data (a node registered again keeps one count).
+    fn anchor_insert(&mut self, id: usize, data: AnchorData) {
+        if self.anchors.insert(id, data).is_none()
+            && let Some(name) = &self.doc.nodes[id].anchor
+        {
+            *self.anchor_names.entry(name.clone()).or_insert(0) += 1;
+        }
+    }
+
+    fn anchor_remove(&mut self, id: usize) -> Option<AnchorData> {
+        let data = self.anchors.remove(&id)?;
+        if let Some(name) = &self.doc.nodes[id].anchor
+            && let Some(n) = self.anchor_names.get_mut(name)
+        {
+            *n -= 1;
+            if *n == 0 {
+                self.anchor_names.remove(name);
+            }
+        }
+        Some(data)
     }
 
     pub fn run(&mut self) -> Result<Value, Diag> {
@@ -171,7 +193,7 @@ impl<'d> ToJs<'d> {
         let node = &self.doc.nodes[id];
         if node.anchor.is_some() && !matches!(node.kind, NodeKind::Alias { .. }) {
             // (re-)register the anchor; `res` set on completion (onCreate)
-            self.anchors.insert(id, AnchorData { res: None, count: 1.0, alias_count: 0.0 });
+            self.anchor_insert(id, AnchorData { res: None, count: 1.0, alias_count: 0.0 });
         }
         match &node.kind {
             NodeKind::Scalar { value, .. } => {
@@ -504,10 +526,7 @@ impl<'d> ToJs<'d> {
                         Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
                         other => super::compose::scalar_js_string(other),
                     },
-                    Some((k, _)) => {
-                        let names = self.anchor_names();
-                        keystr::stringify_key_node(self.doc, self.text, k, names)?
-                    }
+                    Some((k, _)) => keystr::stringify_key_node(self.doc, self.text, k, &self.anchor_names)?,
                     None => js_to_string(v),
                 };
                 if !self.map_key_warned {
@@ -563,10 +582,10 @@ impl<'d> ToJs<'d> {
                 return Err(Diag::bare("Error", "Merge sources must be maps or map aliases".into()));
             }
             // source.toJSON(null, ctx, Map): the node's own anchor is not registered
-            let saved_anchor = self.anchors.remove(&s);
+            let saved_anchor = self.anchor_remove(s);
             let m = self.convert_as_js_map(s)?;
             if let Some(a) = saved_anchor {
-                self.anchors.insert(s, a);
+                self.anchor_insert(s, a);
             }
             for (k, v) in m {
                 match out {
@@ -598,7 +617,7 @@ impl<'d> ToJs<'d> {
         let anchor = self.doc.nodes[id].anchor.is_some();
         let r = self.convert(id, false, true)?;
         if anchor {
-            self.anchors.remove(&id);
+            self.anchor_remove(id);
         }
         Ok(match r.v {
             Value::Map(m) => m,
