@@ -13,6 +13,7 @@ mod diag;
 mod errmap;
 pub(crate) mod fxhash;
 mod indent;
+mod keycomments;
 mod keystr;
 mod number;
 mod scanerr;

@@ -587,6 +587,116 @@ fn oracle_key_collection() {
 }
 
 #[test]
+fn oracle_key_comment_after_comma() {
+    let text = "metadata:\n  ? [a, # c\n   b]\n  : 1\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["[\n  a, # c\n  b\n]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a, # c\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_before_comma() {
+    let text = "? [a # c\n , b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a, # c\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a, # c\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_own_line() {
+    let text = "? [a,\n # c1\n # c2\n b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a,\n  # c1\n# c2\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n  # c1\\n# c2\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_blank_line() {
+    let text = "? [a,\n\n b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a,\n\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_after_bracket() {
+    let text = "? [ # c\n a, b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  # c\n  a,\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  # c\\n  a,\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_trailing_comma() {
+    let text = "? [a, b, # c\n ]\n: 1\n";
+    let expected = r##"{"obj": [["[ a, b ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ a, b ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_nested() {
+    let text = "? [[a] # c\n , {b: 1, # d\n c: 2}]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  [ a ], # c\n  {\n      b: 1, # d\n      c: 2\n    }\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  [ a ], # c\\n  {\\n      b: 1, #...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_implicit_pair() {
+    let text = "? [a: 1 # c\n , b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  {\n      a: 1 # c\n    },\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  {\\n      a: 1 # c\\n    },\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_map_key_value() {
+    let text = "? {a # c\n : 1, b # d\n , c: 2 # e\n }\n: 1\n";
+    let expected = r##"{"obj": [["{\n  a:\n    # c\n    1,\n  b, # d\n  c: 2 # e\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a:\\n    # c\\n    1,\\n  b, # d\\...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_omap() {
+    let text = "? !!omap [a: 1, # c\n b: 2]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a: 1, # c\n  b: 2\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a: 1, # c\\n  b: 2\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_alias_in_flow_map() {
+    let text = "x: &x 1\n? {*x : 1}\n: 2\n";
+    let expected = r##"{"obj": [["x", {"num": "1"}], ["{\n  ? *x\n  : 1\n}", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  ? *x\\n  : 1\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_key_proto() {
     let text = "__proto__: 1\nconstructor: 2\n";
     let expected = r##"{"obj": [["__proto__", {"num": "1"}], ["constructor", {"num": "2"}]]}"##;
