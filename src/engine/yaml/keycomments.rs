@@ -24,6 +24,8 @@ pub(crate) struct Notes {
     pub space_before: bool,
     pub before: String,
     pub comment: String,
+    /// for a pair's value: whether the pair has one (a `:`), when the item was resolved here
+    pub present: Option<bool>,
 }
 
 pub(crate) type NoteMap = FxHashMap<usize, Notes>;
@@ -48,6 +50,15 @@ enum Tok<'t> {
 
 /// Whether a key's source text can carry anything the notes record (a comment or a blank line).
 pub(crate) fn worth_collecting(text: &str, start: usize, end: usize) -> bool {
+    // a block collection's node ends with its last item, before the comments that follow it
+    let b = text.as_bytes();
+    let mut end = end.min(b.len());
+    while end < b.len() && matches!(b[end], b' ' | b'\t' | b'\r' | b'\n') {
+        end += 1;
+    }
+    if b.get(end) == Some(&b'#') {
+        return true;
+    }
     let Some(s) = text.get(start..end) else {
         return false;
     };
@@ -103,10 +114,16 @@ pub(crate) fn collect(doc: &Doc, text: &str, id: usize) -> NoteMap {
     for &n in order.iter().rev() {
         if c.is_bracketed(n) {
             c.flow(n);
+        } else {
+            c.block(n, n == id);
         }
     }
     c.pairs_transfer(&pair_seqs);
     c.notes
+}
+
+fn t_is_comment(t: &Tok) -> bool {
+    matches!(t, Tok::Comment(_))
 }
 
 /// `comment ? a + '\n' + b : b` for comment fields.
@@ -216,7 +233,12 @@ struct Item<'t> {
     key: Option<usize>,
     sep: Option<Vec<Tok<'t>>>,
     value: Option<usize>,
+    explicit_key: bool,
 }
+
+/// A token with the parser's indentation when it arrives (`Parser.indent`: leading spaces and
+/// `-`/`?`/`:` indicators of its line).
+type ITok<'t> = (Tok<'t>, usize);
 
 struct Collector<'d> {
     doc: &'d Doc,
@@ -332,6 +354,19 @@ impl<'d> Collector<'d> {
                     i += 1;
                 }
                 Some(i)
+            }
+            NodeKind::Scalar { .. } => {
+                // a plain scalar ends before ` #` and the white space before it
+                let mut e = n.end.min(b.len());
+                if let Some(k) =
+                    b[n.content_start..e].windows(2).position(|w| matches!(w[0], b' ' | b'\t' | b'\n') && w[1] == b'#')
+                {
+                    e = n.content_start + k + 1;
+                }
+                while e > n.content_start && matches!(b[e - 1], b' ' | b'\t' | b'\n' | b'\r') {
+                    e -= 1;
+                }
+                Some(e)
             }
             _ => Some(n.end),
         }
@@ -627,6 +662,7 @@ impl<'d> Collector<'d> {
                 self.compose_node(k, it.key.map(|a| &ends[a][..]), &props);
                 let vprops = resolve_props(it.sep.as_deref().unwrap_or(&[]), Indicator::Value, false);
                 let has_value = it.value.is_some() || vprops.found;
+                self.note(v).present = Some(has_value);
                 if has_value {
                     self.compose_node(v, it.value.map(|a| &ends[a][..]), &vprops);
                 } else {
@@ -637,6 +673,436 @@ impl<'d> Collector<'d> {
                 }
                 prev = Some(if is_map { if has_value { v } else { k } } else { child });
             }
+        }
+    }
+
+    /// Tokens of `[from, to)` with their parser indentation; `state` is (`Parser.indent`,
+    /// `Parser.atNewLine`) at `from`.
+    fn lex_indented(&self, from: usize, to: usize, state: &mut (usize, bool)) -> Option<Vec<ITok<'d>>> {
+        let mut toks = Vec::new();
+        self.lex(from, to, false, &mut toks)?;
+        if from == to {
+            return Some(Vec::new());
+        }
+        let mut out = Vec::with_capacity(toks.len());
+        let b = self.text.as_bytes();
+        let mut i = from;
+        for t in toks {
+            out.push((t.clone(), state.0));
+            // advance `i` past the token to know space lengths
+            let len = match &t {
+                Tok::Space => b[i..to].iter().take_while(|c| matches!(c, b' ' | b'\t')).count(),
+                Tok::Newline(s) | Tok::Comment(s) => s.len(),
+                Tok::Anchor | Tok::Tag => {
+                    b[i..to].iter().take_while(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r')).count()
+                }
+                _ => 1,
+            };
+            match &t {
+                Tok::Newline(_) => *state = (0, true),
+                Tok::Space => {
+                    if state.1 && b[i] == b' ' {
+                        state.0 += len;
+                    }
+                }
+                Tok::Explicit | Tok::Value | Tok::SeqItem => {
+                    if state.1 {
+                        state.0 += 1;
+                    }
+                }
+                _ => state.1 = false,
+            }
+            i += len;
+            // a comment's `\r` before its newline
+            while t_is_comment(&t) && i < to && b[i] == b'\r' {
+                i += 1;
+            }
+        }
+        Some(out)
+    }
+
+    /// A block collection inside a key whose children are scalars, aliases and flow collections
+    /// (`? - a # c\n  - b`, `? a: 1 # c\n  b: 2`): `Parser.blockSequence` / `Parser.blockMap`
+    /// on its tokens, then `resolveBlockSeq` / `resolveBlockMap`. Other layouts (a block
+    /// collection or block scalar inside, flow collection keys) are left without notes.
+    fn block(&mut self, id: usize, root: bool) {
+        let doc = self.doc;
+        let text = self.text;
+        let b = text.as_bytes();
+        let node = &doc.nodes[id];
+        let (is_map, children): (bool, Vec<usize>) = match &node.kind {
+            NodeKind::Seq { items, .. } => (false, items.clone()),
+            NodeKind::Map { pairs, .. } => (true, pairs.iter().flat_map(|&(k, v)| [k, v]).collect()),
+            _ => return,
+        };
+        for (i, &c) in children.iter().enumerate() {
+            let n = &doc.nodes[c];
+            match &n.kind {
+                NodeKind::Seq { .. } | NodeKind::Map { .. } if !self.is_bracketed(c) => return,
+                NodeKind::Seq { .. } | NodeKind::Map { .. } if is_map && i % 2 == 0 => return,
+                NodeKind::Scalar { style: ScalarStyle::Literal | ScalarStyle::Folded, .. } => return,
+                _ => {}
+            }
+        }
+        let Some(&first) = children.first() else {
+            return;
+        };
+        // where the collection's first token is: its first `-`, or its first key's `?` or props
+        let mut begin = doc.nodes[first].start;
+        let ls = super::indent::line_start(text, begin);
+        let mut p = begin;
+        while p > ls && matches!(b[p - 1], b' ' | b'\t') {
+            p -= 1;
+        }
+        if !is_map {
+            if p == ls || b[p - 1] != b'-' {
+                return;
+            }
+            begin = p - 1;
+        } else if p > ls && b[p - 1] == b'?' {
+            // the `?` is this map's unless it is the explicit-key indicator of the key itself
+            let mut q = p - 1;
+            while q > ls && matches!(b[q - 1], b' ' | b'\t') {
+                q -= 1;
+            }
+            let outer_before = q > ls && b[q - 1] == b'?';
+            if !root || outer_before {
+                begin = p - 1;
+            }
+        }
+        if !b[ls..begin].iter().all(|c| matches!(c, b' ' | b'\t' | b'-' | b'?' | b':')) {
+            return;
+        }
+        let indent = super::indent::column(text, begin);
+        // atoms with their positions
+        let atoms: Vec<usize> = children.iter().copied().filter(|&c| self.has_token(c)).collect();
+        let mut toks: Vec<ITok> = Vec::new();
+        let mut state = (indent, true);
+        let mut cur = begin;
+        for (ai, &a) in atoms.iter().enumerate() {
+            let an = &doc.nodes[a];
+            let Some(t) = self.lex_indented(cur, an.content_start, &mut state) else {
+                return;
+            };
+            toks.extend(t);
+            toks.push((Tok::Atom(ai), state.0));
+            state.1 = false;
+            let Some(e) = self.atom_end(a) else {
+                return;
+            };
+            cur = e;
+        }
+        // trailing separators and comments up to the line of the next content
+        let mut e = cur;
+        let mut line_end_ok = cur;
+        while e < b.len() {
+            match b[e] {
+                b' ' | b'\t' | b'\r' => e += 1,
+                b'\n' => {
+                    e += 1;
+                    line_end_ok = e;
+                }
+                b'#' => {
+                    while e < b.len() && b[e] != b'\n' {
+                        e += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let tail_end = if e >= b.len() { b.len() } else { line_end_ok };
+        let Some(t) = self.lex_indented(cur, tail_end, &mut state) else {
+            return;
+        };
+        toks.extend(t);
+        let fcs: Vec<bool> = atoms.iter().map(|&a| self.is_bracketed(a)).collect();
+        let comment_indent: FxHashMap<usize, usize> = toks
+            .iter()
+            .filter_map(|(t, ti)| match t {
+                Tok::Comment(c) => Some((c.as_ptr() as usize, *ti)),
+                _ => None,
+            })
+            .collect();
+        let mut items: Vec<Item> = Vec::new();
+        let mut ends: Vec<Vec<Tok>> = vec![Vec::new(); atoms.len()];
+        let mut pending: Option<usize> = None;
+        let mut on_key_line = true;
+        let has_end = |ends: &Vec<Vec<Tok>>, a: usize| fcs[a] || !ends[a].is_empty();
+        for (t, ti) in toks {
+            if let Some(a) = pending {
+                match t {
+                    Tok::Newline(_) => {
+                        ends[a].push(t);
+                        pending = None;
+                        on_key_line = false;
+                        self.block_pop(&mut items, a, is_map, &mut on_key_line);
+                        continue;
+                    }
+                    Tok::Space | Tok::Comment(_) => {
+                        ends[a].push(t);
+                        continue;
+                    }
+                    _ => return,
+                }
+            }
+            let last_comment = |items: &Vec<Item>, ends: &Vec<Vec<Tok>>| {
+                items.last().and_then(|it| it.value).is_some_and(|v| matches!(ends[v].last(), Some(Tok::Comment(_))))
+            };
+            match t {
+                Tok::Newline(_) => {
+                    on_key_line = false;
+                    if last_comment(&items, &ends) {
+                        if let Some(v) = items.last().and_then(|it| it.value) {
+                            ends[v].push(t);
+                        }
+                        continue;
+                    }
+                    match items.last_mut() {
+                        None => items.push(Item { start: vec![t], ..Item::default() }),
+                        Some(it) if it.value.is_some() => items.push(Item { start: vec![t], ..Item::default() }),
+                        Some(it) => match &mut it.sep {
+                            Some(sep) if is_map => sep.push(t),
+                            _ => it.start.push(t),
+                        },
+                    }
+                    continue;
+                }
+                Tok::Space | Tok::Comment(_) => {
+                    let n = items.len();
+                    match items.last_mut() {
+                        None => items.push(Item { start: vec![t], ..Item::default() }),
+                        Some(it) if it.value.is_some() => items.push(Item { start: vec![t], ..Item::default() }),
+                        Some(it) if is_map && it.sep.is_some() => {
+                            if let Some(sep) = &mut it.sep {
+                                sep.push(t);
+                            }
+                        }
+                        Some(it) => {
+                            let indented = matches!(t, Tok::Comment(_))
+                                && ti > indent
+                                && it.start.iter().all(|s| matches!(s, Tok::Newline(_) | Tok::Space));
+                            let prev_end = if indented && n >= 2 { items[n - 2].value } else { None };
+                            match prev_end {
+                                Some(pv) if has_end(&ends, pv) => {
+                                    let start = items.pop().map(|i| i.start).unwrap_or_default();
+                                    ends[pv].extend(start);
+                                    ends[pv].push(t);
+                                }
+                                _ => {
+                                    if let Some(it) = items.last_mut() {
+                                        it.start.push(t);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if !is_map {
+                match t {
+                    Tok::SeqItem if ti == indent => match items.last_mut() {
+                        Some(it) if it.value.is_none() && !it.start.iter().any(|s| matches!(s, Tok::SeqItem)) => {
+                            it.start.push(t)
+                        }
+                        _ => items.push(Item { start: vec![t], ..Item::default() }),
+                    },
+                    Tok::Anchor | Tok::Tag if ti > indent && items.last().is_some_and(|it| it.value.is_none()) => {
+                        if let Some(it) = items.last_mut() {
+                            it.start.push(t);
+                        }
+                    }
+                    Tok::Atom(a) if ti > indent => pending = Some(a),
+                    _ => return,
+                }
+                continue;
+            }
+            // Parser.blockMap
+            if ti < indent {
+                return;
+            }
+            let at_map_indent = !on_key_line && ti == indent;
+            let at_next_item = at_map_indent
+                && items.last().is_some_and(|it| it.sep.is_some() || it.explicit_key)
+                && !matches!(t, Tok::SeqItem);
+            let mut start = Vec::new();
+            if at_next_item
+                && let Some(it) = items.last_mut()
+                && it.value.is_none()
+                && let Some(sep) = &mut it.sep
+            {
+                let mut nl = Vec::new();
+                for (i, st) in sep.iter().enumerate() {
+                    match st {
+                        Tok::Newline(_) => nl.push(i),
+                        Tok::Space => {}
+                        Tok::Comment(c) => {
+                            if comment_indent.get(&(c.as_ptr() as usize)).is_some_and(|&ci| ci > indent) {
+                                nl.clear();
+                            }
+                        }
+                        _ => nl.clear(),
+                    }
+                }
+                if nl.len() >= 2 {
+                    start = sep.split_off(nl[1]);
+                }
+            }
+            let value_or_none = items.last().is_none_or(|it| it.value.is_some());
+            match t {
+                Tok::Anchor | Tok::Tag => {
+                    if at_next_item || value_or_none {
+                        start.push(t);
+                        items.push(Item { start, ..Item::default() });
+                        on_key_line = true;
+                    } else if let Some(it) = items.last_mut() {
+                        match &mut it.sep {
+                            Some(sep) => sep.push(t),
+                            None => it.start.push(t),
+                        }
+                    }
+                }
+                Tok::Explicit => {
+                    match items.last_mut() {
+                        Some(it) if it.sep.is_none() && !it.explicit_key && it.value.is_none() => {
+                            it.start.push(t);
+                            it.explicit_key = true;
+                        }
+                        _ if at_next_item || value_or_none => {
+                            start.push(t);
+                            items.push(Item { start, explicit_key: true, ..Item::default() });
+                        }
+                        _ => return,
+                    }
+                    on_key_line = true;
+                }
+                Tok::Value => {
+                    let Some(it) = items.last_mut() else {
+                        items.push(Item { sep: Some(vec![t]), ..Item::default() });
+                        on_key_line = true;
+                        continue;
+                    };
+                    if it.explicit_key {
+                        if it.sep.is_none() {
+                            if it.start.iter().any(|s| matches!(s, Tok::Newline(_))) {
+                                it.key = None;
+                                it.sep = Some(vec![t]);
+                            } else {
+                                return;
+                            }
+                        } else if it.value.is_some() {
+                            items.push(Item { sep: Some(vec![t]), ..Item::default() });
+                        } else {
+                            let sep = it.sep.get_or_insert_with(Vec::new);
+                            if sep.iter().any(|s| matches!(s, Tok::Value)) {
+                                return;
+                            }
+                            if it.key.is_some() && !sep.iter().any(|s| matches!(s, Tok::Newline(_))) {
+                                return;
+                            }
+                            sep.extend(start);
+                            sep.push(t);
+                        }
+                    } else if it.sep.is_none() {
+                        it.key = None;
+                        it.sep = Some(vec![t]);
+                    } else if it.value.is_some() || at_next_item {
+                        items.push(Item { start, sep: Some(vec![t]), ..Item::default() });
+                    } else {
+                        let sep = it.sep.get_or_insert_with(Vec::new);
+                        if sep.iter().any(|s| matches!(s, Tok::Value)) {
+                            return;
+                        }
+                        sep.push(t);
+                    }
+                    on_key_line = true;
+                }
+                Tok::Atom(a) => {
+                    if at_next_item || value_or_none {
+                        if fcs[a] {
+                            return;
+                        }
+                        items.push(Item { start, key: Some(a), sep: Some(Vec::new()), ..Item::default() });
+                        on_key_line = true;
+                    } else if let Some(it) = items.last_mut() {
+                        if it.sep.is_some() {
+                            pending = Some(a);
+                        } else {
+                            if fcs[a] {
+                                return;
+                            }
+                            it.key = Some(a);
+                            it.sep = Some(Vec::new());
+                            on_key_line = true;
+                        }
+                    }
+                }
+                _ => return,
+            }
+        }
+        if let Some(a) = pending {
+            self.block_pop(&mut items, a, is_map, &mut on_key_line);
+        }
+        // resolveBlockSeq / resolveBlockMap
+        let mut next = 0;
+        for it in &items {
+            if !is_map {
+                let props = resolve_props(&it.start, Indicator::SeqItem, true);
+                if !props.found {
+                    if props.props || it.value.is_some() {
+                        return;
+                    }
+                    if !props.comment.is_empty() {
+                        self.note(id).comment = props.comment;
+                    }
+                    continue;
+                }
+                let Some(&child) = children.get(next) else {
+                    return;
+                };
+                next += 1;
+                self.compose_node(child, it.value.map(|a| &ends[a][..]), &props);
+            } else {
+                let kprops = resolve_props(&it.start, Indicator::Explicit, true);
+                if !kprops.found && !kprops.props && it.sep.is_none() {
+                    append(&mut self.note(id).comment, &kprops.comment);
+                    continue;
+                }
+                let (Some(&k), Some(&v)) = (children.get(2 * next), children.get(2 * next + 1)) else {
+                    return;
+                };
+                next += 1;
+                self.compose_node(k, it.key.map(|a| &ends[a][..]), &kprops);
+                let vprops = resolve_props(it.sep.as_deref().unwrap_or(&[]), Indicator::Value, it.key.is_none());
+                self.note(v).present = Some(vprops.found);
+                if vprops.found {
+                    self.compose_node(v, it.value.map(|a| &ends[a][..]), &vprops);
+                } else {
+                    self.absent.insert(v);
+                    if !vprops.comment.is_empty() {
+                        append(&mut self.note(k).comment, &vprops.comment);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Parser.pop` of a scalar or flow collection into a block collection.
+    fn block_pop(&self, items: &mut Vec<Item>, a: usize, is_map: bool, on_key_line: &mut bool) {
+        match items.last_mut() {
+            Some(it) if !is_map && it.value.is_none() => it.value = Some(a),
+            Some(it) if is_map && it.value.is_none() && it.sep.is_some() => it.value = Some(a),
+            Some(it) if is_map && it.value.is_none() => {
+                it.key = Some(a);
+                it.sep = Some(Vec::new());
+                *on_key_line = !it.explicit_key;
+            }
+            _ if is_map => {
+                items.push(Item { key: Some(a), sep: Some(Vec::new()), ..Item::default() });
+                *on_key_line = true;
+            }
+            _ => items.push(Item { value: Some(a), ..Item::default() }),
         }
     }
 

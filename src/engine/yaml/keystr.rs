@@ -37,7 +37,7 @@ struct St<'d> {
     notes: NoteMap,
 }
 
-static NO_NOTES: Notes = Notes { space_before: false, before: String::new(), comment: String::new() };
+static NO_NOTES: Notes = Notes { space_before: false, before: String::new(), comment: String::new(), present: None };
 
 /// `stringifyComment`: `#` before every non-empty line (a line of one space becomes `#`).
 fn comment_string(s: &str) -> String {
@@ -248,6 +248,9 @@ impl St<'_> {
 
     /// A map pair without `:` (npm yaml keeps the value `null`, not a node).
     fn value_is_absent(&self, k: usize, v: usize) -> bool {
+        if let Some(p) = self.notes.get(&v).and_then(|n| n.present) {
+            return !p;
+        }
         let vn = &self.doc.nodes[v];
         let empty = matches!(&vn.kind, NodeKind::Scalar { value: Scalar::Null, style: ScalarStyle::Plain, source } if source.is_empty())
             && vn.anchor.is_none()

@@ -687,6 +687,76 @@ fn oracle_key_comment_omap() {
 }
 
 #[test]
+fn oracle_key_block_seq_comment() {
+    let text = "? - a # c\n  - b\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a, # c\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a, # c\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_seq_comment_lines() {
+    let text = "? - a # c\n      # d\n  - b\n  # e\n  - c\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a,\n    # c\n    # d\n  b,\n  # e\n  c\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n    # c\\n    # d\\n  b,\\n  ...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_seq_blank_line() {
+    let text = "metadata:\n  ? - a\n\n    - b\n  : 1\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["[\n  a,\n\n  b\n]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_comment() {
+    let text = "? a: 1 # c\n  b: 2\n: 1\n";
+    let expected = r##"{"obj": [["{\n  a: 1, # c\n  b: 2\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a: 1, # c\\n  b: 2\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_comment_line() {
+    let text = "? a: 1\n  # c\n  b: 2\n: 1\n";
+    let expected = r##"{"obj": [["{\n  a: 1,\n  # c\n  b: 2\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a: 1,\\n  # c\\n  b: 2\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_explicit_key_comment() {
+    let text = "? ? a # c\n  : 1\n: 2\n";
+    let expected = r##"{"obj": [["{\n  a:\n    # c\n    1\n}", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a:\\n    # c\\n    1\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_value_comment_before() {
+    let text = "? a: # c\n    1\n: 2\n";
+    let expected = r##"{"obj": [["{\n  a:\n    # c\n    1\n}", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a:\\n    # c\\n    1\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_key_alias_in_flow_map() {
     let text = "x: &x 1\n? {*x : 1}\n: 2\n";
     let expected = r##"{"obj": [["x", {"num": "1"}], ["{\n  ? *x\n  : 1\n}", {"num": "2"}]]}"##;
