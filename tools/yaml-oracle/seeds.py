@@ -246,6 +246,11 @@ x: &x 1\n? {*x : 1}\n: 2
 ? ? a # c\n  : 1\n: 2
 ? a: # c\n    1\n: 2
 metadata:\n  ? - a # c\n    - [b, # d\n       c]\n  : 1
+? x\n-\tb: 1
+? x\n- {a: 1, a: 2}
+? x: 1\n-\tb: 1
+name: a\n? x\n- !!int abc
+? x\n- !!set {a: 1}
 '''
 cases = []
 for line in S.strip('\n').split('\n'):

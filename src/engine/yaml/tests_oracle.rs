@@ -757,6 +757,32 @@ fn oracle_key_block_map_value_comment_before() {
 }
 
 #[test]
+fn oracle_dropped_seq_tab_indent() {
+    let text = "? x\n-\tb: 1\n";
+    let expected = r##"{"obj": [["x", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_dup_keys() {
+    let text = "? x\n- {a: 1, a: 2}\n";
+    let expected = r##"{"obj": [["x", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_bad_int() {
+    let text = "name: a\n? x: 1\n- !!int abc\n";
+    let expected = r##"{"obj": [["name", "a"], ["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_key_alias_in_flow_map() {
     let text = "x: &x 1\n? {*x : 1}\n: 2\n";
     let expected = r##"{"obj": [["x", {"num": "1"}], ["{\n  ? *x\n  : 1\n}", {"num": "2"}]]}"##;
