@@ -31,6 +31,11 @@ impl Options {
             compat: self.compat.clone(),
             extra_keys: self.config.extra_keys.clone(),
             neighbours: Default::default(),
+            off: crate::lint::rules::RULES
+                .iter()
+                .map(|r| r.id)
+                .filter(|id| self.config.portability_off(id, &self.compat))
+                .collect(),
         }
     }
 }
@@ -414,7 +419,7 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
     for (i, why) in withdraw {
         let f = &mut findings[i];
         f.fix = None;
-        f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")));
+        f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")).into());
     }
 }
 

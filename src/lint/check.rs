@@ -10,7 +10,7 @@ use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::engine::js;
 use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
 use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
-use crate::engine::yaml::fxhash::{FxHashMap, hash_str};
+use crate::engine::yaml::hashing::{FastMap, hash_str, map_with_capacity};
 use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
 
@@ -27,6 +27,9 @@ pub struct CheckOptions {
     pub extra_keys: Vec<String>,
     /// The neighbouring skill folders' files, indexed once per root for this run's checks.
     pub neighbours: std::sync::Arc<super::bundle::Neighbours>,
+    /// The portability rules this run turns off ([`Config::portability_off`](super::config::Config::portability_off)):
+    /// their findings are not made (one per key on a file of many keys).
+    pub off: Vec<&'static str>,
 }
 
 /// What one file produced.
@@ -400,7 +403,7 @@ struct Ctx<'a> {
     /// A key's hash → the index of the first entry in `keys` with that hash, built on the first
     /// lookup, so that one lookup per key (one finding per key) stays linear in the number of
     /// keys; the keys are not copied.
-    key_index: std::cell::OnceCell<FxHashMap<u64, u32>>,
+    key_index: std::cell::OnceCell<FastMap<u64, u32>>,
     /// The top-level `key: value` lines, when the YAML did not parse (computed once).
     key_lines_cache: std::cell::OnceCell<Vec<KeyLine>>,
     opts: &'a CheckOptions,
@@ -502,7 +505,7 @@ impl<'a> Ctx<'a> {
     fn parsed_key(&self, key: &str) -> Option<&'a yaml::KeySpan> {
         let keys = self.keys;
         let index = self.key_index.get_or_init(|| {
-            let mut index = FxHashMap::with_capacity_and_hasher(keys.len(), Default::default());
+            let mut index = map_with_capacity(keys.len());
             for (i, k) in keys.iter().enumerate() {
                 index.entry(hash_str(&k.key)).or_insert(i as u32);
             }
@@ -661,7 +664,7 @@ impl<'a> Ctx<'a> {
                     )
                 };
                 findings.push(
-                    Finding::new("frontmatter-not-mapping", self.path, msg, skip)
+                    Finding::new("frontmatter-not-mapping", self.path, msg, skip.to_string())
                         .at(span)
                         .help("write `name: ...` and `description: ...` as top-level keys between the `---` lines"),
                 );
@@ -712,7 +715,7 @@ impl<'a> Ctx<'a> {
 
     fn no_opening_fence(&self, skip: &str) -> Finding {
         let text = self.text;
-        let f = |msg: String| Finding::new("frontmatter-missing", self.path, msg, skip);
+        let f = |msg: String| Finding::new("frontmatter-missing", self.path, msg, skip.to_string());
         let Some(nl) = text.find('\n') else {
             let (msg, help) = if text.contains('\r') {
                 (
@@ -779,10 +782,14 @@ impl<'a> Ctx<'a> {
     fn no_closing_fence(&self, skip: &str) -> Finding {
         let text = self.text;
         let start = text.find('\n').map_or(text.len(), |i| i + 1);
-        let mut finding =
-            Finding::new("frontmatter-unclosed", self.path, "the opening `---` has no closing `---` line", skip)
-                .at(self.first_line())
-                .label("opened here");
+        let mut finding = Finding::new(
+            "frontmatter-unclosed",
+            self.path,
+            "the opening `---` has no closing `---` line",
+            skip.to_string(),
+        )
+        .at(self.first_line())
+        .label("opened here");
         for l in self.lines(start..text.len()) {
             let s = &text[l.clone()];
             let why = if s.trim_end() == "---" {
@@ -840,7 +847,8 @@ impl<'a> Ctx<'a> {
         let fm = self.fm.as_ref().expect("frontmatter split");
         let key_lines = self.key_lines();
         let error_line = pos.map(|p| self.src.line_of(p));
-        let mut finding = Finding::new(rule, self.path, format!("invalid YAML in the frontmatter: {message}"), skip);
+        let mut finding =
+            Finding::new(rule, self.path, format!("invalid YAML in the frontmatter: {message}"), skip.to_string());
         let pos = pos.map(|p| self.src.floor_boundary(p));
         let span = pos.map(|p| {
             let end = self.src.text[p..].chars().next().map_or(p, |c| p + c.len_utf8());
@@ -970,7 +978,7 @@ impl<'a> Ctx<'a> {
     fn check_name(&self, obj: &Object, skip: &str, findings: &mut Vec<Finding>) -> Option<String> {
         match obj.get("name") {
             None => {
-                let mut f = Finding::new("name-required", self.path, "the frontmatter has no `name`", skip)
+                let mut f = Finding::new("name-required", self.path, "the frontmatter has no `name`", skip.to_string())
                     .at(self.first_line())
                     .help(format!(
                         "add `name: {}`; the harness takes the name only from the frontmatter, never from the \
@@ -988,7 +996,7 @@ impl<'a> Ctx<'a> {
             }
             Some(Value::String(s)) if s.is_empty() => {
                 findings.push(
-                    Finding::new("name-required", self.path, "`name` is an empty string", skip)
+                    Finding::new("name-required", self.path, "`name` is an empty string", skip.to_string())
                         .at_opt(self.value_span("name"))
                         .help("give the skill a lowercase slug name"),
                 );
@@ -1000,7 +1008,7 @@ impl<'a> Ctx<'a> {
                         "name-invalid",
                         self.path,
                         format!("`{}` is not a valid skill name: {}", s, name_problem(s)),
-                        skip,
+                        skip.to_string(),
                     )
                     .at_opt(self.value_span("name"));
                     f = match suggest_slug(s) {
@@ -1020,9 +1028,14 @@ impl<'a> Ctx<'a> {
                 let src =
                     self.value_span("name").map(|r| self.src.text[self.src.clamp(&r)].to_string()).unwrap_or_default();
                 findings.push(
-                    Finding::new("name-required", self.path, format!("`name` is {}, not a string", shape(other)), skip)
-                        .at_opt(self.value_span("name"))
-                        .help(type_hint("name", other, &src)),
+                    Finding::new(
+                        "name-required",
+                        self.path,
+                        format!("`name` is {}, not a string", shape(other)),
+                        skip.to_string(),
+                    )
+                    .at_opt(self.value_span("name"))
+                    .help(type_hint("name", other, &src)),
                 );
                 None
             }
@@ -1036,7 +1049,7 @@ impl<'a> Ctx<'a> {
                     "description-required",
                     self.path,
                     "the frontmatter has no `description`",
-                    skip,
+                    skip.to_string(),
                 )
                 .at(self.first_line())
                 .help("add `description: <what the skill does and when to use it>`; the model sees it in the catalog");
@@ -1051,9 +1064,14 @@ impl<'a> Ctx<'a> {
             }
             Some(Value::String(s)) if s.is_empty() => {
                 findings.push(
-                    Finding::new("description-required", self.path, "`description` is an empty string", skip)
-                        .at_opt(self.value_span("description"))
-                        .help("describe what the skill does and when to use it"),
+                    Finding::new(
+                        "description-required",
+                        self.path,
+                        "`description` is an empty string",
+                        skip.to_string(),
+                    )
+                    .at_opt(self.value_span("description"))
+                    .help("describe what the skill does and when to use it"),
                 );
                 None
             }
@@ -1082,7 +1100,7 @@ impl<'a> Ctx<'a> {
                         "description-required",
                         self.path,
                         format!("`description` is {}, not a string", shape(other)),
-                        skip,
+                        skip.to_string(),
                     )
                     .at_opt(self.value_span("description"))
                     .help(type_hint("description", other, &src)),
@@ -1133,7 +1151,7 @@ impl<'a> Ctx<'a> {
                     "legacy-invocation-key",
                     self.path,
                     format!("`{legacy}` is no longer supported; use `{canonical}`"),
-                    skip,
+                    skip.to_string(),
                 )
                 .at_opt(self.key_span(legacy))
                 .label("legacy key")
@@ -1155,7 +1173,7 @@ impl<'a> Ctx<'a> {
                     "invocation-not-boolean",
                     self.path,
                     format!("`{key}` is {shown}, which the harness does not accept as a boolean"),
-                    skip,
+                    skip.to_string(),
                 )
                 .at_opt(self.value_span(key))
                 .help(format!("write `{key}: true` or `{key}: false` (the harness also accepts yes/no, on/off, 1/0)")),
@@ -1468,7 +1486,8 @@ impl<'a> Ctx<'a> {
         if chosen.is_empty() {
             chosen = vec![Compat::Agentskills];
         }
-        for (key, _) in obj.iter() {
+        let keys_checked = !self.opts.off.contains(&"non-portable-key");
+        for (key, _) in obj.iter().filter(|_| keys_checked) {
             let rejecting: Vec<&str> = chosen
                 .iter()
                 .filter_map(|c| match c {
@@ -1804,6 +1823,7 @@ mod tests {
             compat: Compat::ALL.to_vec(),
             extra_keys: Vec::new(),
             neighbours: Default::default(),
+            off: Vec::new(),
         };
         let bytes = base.as_bytes();
         let mut seed: u64 = 0x9e3779b97f4a7c15;
@@ -1848,6 +1868,7 @@ mod tests {
             compat: Vec::new(),
             extra_keys: Vec::new(),
             neighbours: Default::default(),
+            off: Vec::new(),
         };
         for value in [
             "Say \"hi\" to the world, often.",

@@ -196,11 +196,16 @@ impl Config {
         if let Some(level) = self.levels.get(finding.rule) {
             return *level;
         }
-        let rule = rules::find(finding.rule)?;
-        if !rule.compat.is_empty() && !rule.compat.iter().any(|c| compat.contains(c)) {
-            return None;
-        }
-        Some(finding.severity)
+        rules::find(finding.rule)?;
+        (!self.portability_off(finding.rule, compat)).then_some(finding.severity)
+    }
+
+    /// Whether `rule` is a portability rule this run turns off: not configured, and none of its
+    /// `--compat` targets on. Its findings would all be dropped ([`Config::level`]), so the
+    /// checks need not make them.
+    pub fn portability_off(&self, rule: &str, compat: &[Compat]) -> bool {
+        !self.levels.contains_key(rule)
+            && rules::find(rule).is_some_and(|r| !r.compat.is_empty() && !r.compat.iter().any(|c| compat.contains(c)))
     }
 }
 

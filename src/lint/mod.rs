@@ -29,6 +29,7 @@ pub mod targets;
 pub mod term;
 
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
@@ -150,12 +151,13 @@ pub struct Finding {
     pub span: Option<Range<usize>>,
     /// What is wrong.
     pub message: String,
-    /// What the harness does with this skill because of it, in the harness's terms.
-    pub harness: String,
+    /// What the harness does with this skill because of it, in the harness's terms (most are
+    /// fixed texts, not copied into every finding).
+    pub harness: Cow<'static, str>,
     /// A short label under the highlighted source.
-    pub label: Option<String>,
-    /// How to fix it.
-    pub help: Vec<String>,
+    pub label: Option<Cow<'static, str>>,
+    /// How to fix it (fixed texts are not copied into every finding).
+    pub help: Vec<Cow<'static, str>>,
     pub related: Vec<Related>,
     /// Boxed, like [`Finding::action`]: most findings have none, and every finding of a large run
     /// is held until the report is written.
@@ -167,7 +169,12 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(rule: &'static str, path: &str, message: impl Into<String>, harness: impl Into<String>) -> Finding {
+    pub fn new(
+        rule: &'static str,
+        path: &str,
+        message: impl Into<String>,
+        harness: impl Into<Cow<'static, str>>,
+    ) -> Finding {
         Finding {
             rule,
             severity: rules::find(rule).map_or(Severity::Warning, |r| r.severity),
@@ -199,12 +206,15 @@ impl Finding {
         self
     }
 
-    pub fn label(mut self, label: impl Into<String>) -> Finding {
+    pub fn label(mut self, label: impl Into<Cow<'static, str>>) -> Finding {
         self.label = Some(label.into());
         self
     }
 
-    pub fn help(mut self, help: impl Into<String>) -> Finding {
+    pub fn help(mut self, help: impl Into<Cow<'static, str>>) -> Finding {
+        // Most findings have one help line: room for one, not the four a first push makes
+        // (every finding of a large run is held until the report is written).
+        self.help.reserve_exact(1);
         self.help.push(help.into());
         self
     }
@@ -405,7 +415,7 @@ mod tests {
                         let at = next(4) as usize;
                         at..at + 1
                     });
-                    f.help.push(i.to_string());
+                    f.help.push(i.to_string().into());
                     f
                 })
                 .collect();

@@ -1,7 +1,7 @@
 //! Composer: saphyr-parser events -> node tree, with npm `yaml`'s
 //! composition-time checks (tags, duplicate keys, aliases, depth).
 
-use super::fxhash::FxHashMap;
+use super::hashing::FastMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 
@@ -275,21 +275,19 @@ fn decode_uri_component(s: &str) -> Option<String> {
 /// Hash of a key's resolved scalar value for duplicate detection
 /// (`a.value === b.value`); `None` for values never `===` to another node's.
 fn key_hash(s: &Scalar) -> Option<u64> {
-    use std::hash::{Hash, Hasher};
-    let mut h = super::fxhash::FxHasher::default();
-    match s {
-        Scalar::Null => 0u8.hash(&mut h),
-        Scalar::Bool(b) => (1u8, *b).hash(&mut h),
+    use super::hashing::hash_of;
+    Some(match s {
+        Scalar::Null => hash_of(&0u8),
+        Scalar::Bool(b) => hash_of(&(1u8, *b)),
         Scalar::Number(x) => {
             if x.is_nan() {
                 return None;
             }
-            (2u8, if *x == 0.0 { 0 } else { x.to_bits() }).hash(&mut h)
+            hash_of(&(2u8, if *x == 0.0 { 0 } else { x.to_bits() }))
         }
-        Scalar::Str(s) => (3u8, s.as_str()).hash(&mut h),
+        Scalar::Str(s) => hash_of(&(3u8, s.as_str())),
         _ => return None,
-    }
-    Some(h.finish())
+    })
 }
 
 fn key_eq(a: &Scalar, b: &Scalar) -> bool {
@@ -305,7 +303,7 @@ fn key_eq(a: &Scalar, b: &Scalar) -> bool {
 /// Keys seen in a map: hash -> head of a chain of key node ids.
 #[derive(Default)]
 struct KeySet {
-    first: FxHashMap<u64, u32>,
+    first: FastMap<u64, u32>,
     chain: Vec<(usize, u32)>,
 }
 
@@ -337,7 +335,7 @@ pub(crate) struct Composer<'a, 'b> {
     pub diags: Diags,
     pub(crate) nodes: Vec<Node>,
     pub(crate) stack: Vec<Frame>,
-    anchors: FxHashMap<String, usize>,
+    anchors: FastMap<String, usize>,
     pub(crate) root: Option<usize>,
     tag_prefixes: Vec<(String, String)>,
     /// byte length of the first document's text
@@ -397,7 +395,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             // A typical frontmatter has a node per ~40 bytes; the vector grows for denser text.
             nodes: Vec::with_capacity(src.text.len() / 40 + 4),
             stack: Vec::new(),
-            anchors: FxHashMap::default(),
+            anchors: FastMap::default(),
             root: None,
             tag_prefixes,
             limit,

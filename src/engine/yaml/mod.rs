@@ -11,7 +11,7 @@ mod blockscalar;
 mod compose;
 mod diag;
 mod errmap;
-pub(crate) mod fxhash;
+pub(crate) mod hashing;
 mod indent;
 mod keycomments;
 mod keystr;

@@ -3,7 +3,7 @@
 //! Reproduces: alias resolution and the `maxAliasCount` (100) rule,
 //! `addPairToJSMap` key stringification, `!!set`/`!!omap`/`!!pairs`/`!!merge`.
 
-use super::fxhash::{FxHashMap, KeyIndex};
+use super::hashing::{FastMap, KeyIndex};
 
 use super::compose::{CollKind, Doc, NodeKind};
 use super::diag::Diag;
@@ -112,7 +112,7 @@ pub(crate) struct TopKey {
 pub(crate) struct ToJs<'d> {
     doc: &'d Doc,
     text: &'d str,
-    anchors: FxHashMap<usize, AnchorData>,
+    anchors: FastMap<usize, AnchorData>,
     pub warnings: Vec<Diag>,
     map_key_warned: bool,
     pub top_keys: Vec<TopKey>,
@@ -134,7 +134,7 @@ impl<'d> ToJs<'d> {
         ToJs {
             doc,
             text,
-            anchors: FxHashMap::default(),
+            anchors: FastMap::default(),
             warnings: Vec::new(),
             map_key_warned: false,
             top_keys: Vec::new(),

@@ -1,6 +1,6 @@
 //! JS values as returned by `YAML.parse`.
 
-use super::fxhash::KeyIndex;
+use super::hashing::KeyIndex;
 
 /// A JS value as `YAML.parse` returns it.
 #[derive(Debug, Clone, PartialEq)]

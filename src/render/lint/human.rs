@@ -121,7 +121,7 @@ fn finding(report: &Report, f: &Finding, renderer: &Renderer) -> String {
                 if r.path == f.path
                     && let Some(rs) = &r.span
                 {
-                    spans.push((src.clamp(rs), false, Some(r.message.clone())));
+                    spans.push((src.clamp(rs), false, Some(r.message.clone().into())));
                 }
             }
             let first = spans.iter().map(|(s, ..)| src.line_of(s.start)).min().unwrap_or(1);

@@ -22,7 +22,7 @@ struct FindingOut<'a> {
     message: &'a str,
     harness: &'a str,
     label: Option<&'a str>,
-    help: &'a [String],
+    help: &'a [std::borrow::Cow<'static, str>],
     related: Vec<RelatedOut<'a>>,
     skill: Option<&'a str>,
     fix: Option<FixOut<'a>>,

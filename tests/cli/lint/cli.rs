@@ -128,3 +128,24 @@ fn no_arguments_lint_every_root_for_the_cwd() {
     assert!(got.iter().any(|(r, _, p)| r == "shadowed-skill" && p.ends_with("home/.dsh/skills/a/SKILL.md")), "{got:?}");
     assert_eq!(json(&out)["summary"]["files"], 2);
 }
+
+/// A portability rule is off without its `--compat` target, and on with it or when the
+/// configuration file sets its level (its findings are then made; without either they are not).
+#[test]
+fn a_portability_rule_is_on_with_its_target_or_its_configured_level() {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let skill = fx.tree.join("a");
+    fs::create_dir_all(&skill).unwrap();
+    fs::write(skill.join("SKILL.md"), "---\nname: a\ndescription: A skill.\nwhenToUse: Always.\n---\n\nBody.\n")
+        .unwrap();
+    let rules_of = |args: &[&str]| -> Vec<String> {
+        let out = support::run(&fx.base, &fx.base, args);
+        findings(&json(&out)).into_iter().map(|(r, _, _)| r).collect()
+    };
+    assert!(!rules_of(&["lint", "--format", "json", "tree"]).contains(&"non-portable-key".to_string()));
+    let with_target = rules_of(&["lint", "--format", "json", "--compat", "agentskills", "tree"]);
+    assert_eq!(with_target.iter().filter(|r| *r == "non-portable-key").count(), 1, "{with_target:?}");
+    fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  non-portable-key: warning\n").unwrap();
+    let configured = rules_of(&["lint", "--format", "json", "tree"]);
+    assert_eq!(configured.iter().filter(|r| *r == "non-portable-key").count(), 1, "{configured:?}");
+}

@@ -1,0 +1,96 @@
+//! Hashing for the layer's internal indexes (duplicate keys, property names, anchors, lint's
+//! key lookups): foldhash, the hasher hashbrown itself defaults to, seeded at random once per
+//! process. A fixed, weak hash let a file's keys collide by construction (`suppressed-0009899`
+//! and `suppressed-0009049` did under the FxHash this replaced), turning each lookup into a
+//! walk of every colliding key; with a per-process seed no file can be written to do that.
+
+use std::hash::{BuildHasher, Hash};
+use std::sync::LazyLock;
+
+/// The process's hash state (one seed, so that hashes stored as keys stay comparable).
+static STATE: LazyLock<foldhash::fast::RandomState> = LazyLock::new(Default::default);
+
+/// A map hashed with the process's seeded foldhash.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// An empty [`FastMap`] with room for `n` entries.
+pub(crate) fn map_with_capacity<K, V>(n: usize) -> FastMap<K, V> {
+    FastMap::with_capacity_and_hasher(n, STATE.clone())
+}
+
+/// A value's hash under the process's seed.
+pub(crate) fn hash_of<T: Hash + ?Sized>(value: &T) -> u64 {
+    STATE.hash_one(value)
+}
+
+/// A string key's hash under the process's seed.
+pub(crate) fn hash_str(s: &str) -> u64 {
+    hash_of(s)
+}
+
+/// An index from string keys to positions in an external entry list,
+/// without cloning the keys (hash -> first position, plus collision chains).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeyIndex {
+    first: FastMap<u64, u32>,
+    next: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl KeyIndex {
+    pub fn with_capacity(n: usize) -> Self {
+        KeyIndex { first: map_with_capacity(n), next: Vec::with_capacity(n) }
+    }
+
+    /// Position of `key`, comparing candidates with `key_at`.
+    pub fn find<'a>(&self, key: &str, key_at: impl Fn(usize) -> &'a str) -> Option<usize> {
+        let mut i = *self.first.get(&hash_str(key))?;
+        while i != NONE {
+            if key_at(i as usize) == key {
+                return Some(i as usize);
+            }
+            i = self.next[i as usize];
+        }
+        None
+    }
+
+    /// Register `key` at position `pos` (positions must be added in order 0, 1, 2, ...).
+    pub fn push(&mut self, key: &str) {
+        let pos = self.next.len() as u32;
+        let h = hash_str(key);
+        let prev = self.first.insert(h, pos).unwrap_or(NONE);
+        // keep the chain: new entry points at the previous head
+        self.next.push(prev);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys of one shape that differ in a few digits: the FxHash this replaced gave 400 equal
+    /// hashes among these (`suppressed-0009899` and `suppressed-0009049`), so every lookup of
+    /// such a key walked the whole key list.
+    #[test]
+    fn keys_that_differ_in_a_few_digits_do_not_collide() {
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..20_000 {
+            for prefix in ["suppressed-", "unknown-", "x-key-"] {
+                assert!(seen.insert(hash_str(&format!("{prefix}{i:07}"))), "{prefix}{i:07}");
+            }
+        }
+    }
+
+    #[test]
+    fn key_index_finds_the_latest_push_of_a_key_and_misses_absent_ones() {
+        let keys = ["a", "b", "a", "c"];
+        let mut ix = KeyIndex::with_capacity(4);
+        for k in keys {
+            ix.push(k);
+        }
+        assert_eq!(ix.find("a", |i| keys[i]), Some(2));
+        assert_eq!(ix.find("c", |i| keys[i]), Some(3));
+        assert_eq!(ix.find("d", |i| keys[i]), None);
+    }
+}
