@@ -12,10 +12,10 @@
 use saphyr_parser::ScalarStyle;
 
 use super::compose::{CollKind, Doc, NodeKind, tag_shorthand_end};
-use super::fxhash::{FxBuild, FxHashMap};
+use super::hashing::FastMap;
 use super::schema::Scalar;
 
-type FxHashSet<T> = std::collections::HashSet<T, FxBuild>;
+type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 /// A node's comment fields (npm yaml `Node.spaceBefore`, `commentBefore`, `comment`; an empty
 /// string is JS's falsy `''`).
@@ -28,7 +28,7 @@ pub(crate) struct Notes {
     pub present: Option<bool>,
 }
 
-pub(crate) type NoteMap = FxHashMap<usize, Notes>;
+pub(crate) type NoteMap = FastMap<usize, Notes>;
 
 #[derive(Debug, Clone)]
 enum Tok<'t> {
@@ -81,7 +81,7 @@ pub(crate) fn worth_collecting(text: &str, start: usize, end: usize) -> bool {
 /// The notes of the nodes inside the key `id`; nodes without any are left out.
 pub(crate) fn collect(doc: &Doc, text: &str, id: usize) -> NoteMap {
     let mut c =
-        Collector { doc, text, notes: NoteMap::default(), absent: FxHashSet::default(), closes: FxHashMap::default() };
+        Collector { doc, text, notes: NoteMap::default(), absent: FastSet::default(), closes: FastMap::default() };
     let mut todo = vec![id];
     let mut pair_seqs = Vec::new();
     // collections in preorder, resolved children first (a collection's own comments come
@@ -245,9 +245,9 @@ struct Collector<'d> {
     text: &'d str,
     notes: NoteMap,
     /// values of pairs without `:` (npm yaml `pair.value === null`)
-    absent: FxHashSet<usize>,
+    absent: FastSet<usize>,
     /// closing bracket positions found so far
-    closes: FxHashMap<usize, usize>,
+    closes: FastMap<usize, usize>,
 }
 
 impl<'d> Collector<'d> {
@@ -816,7 +816,7 @@ impl<'d> Collector<'d> {
         };
         toks.extend(t);
         let fcs: Vec<bool> = atoms.iter().map(|&a| self.is_bracketed(a)).collect();
-        let comment_indent: FxHashMap<usize, usize> = toks
+        let comment_indent: FastMap<usize, usize> = toks
             .iter()
             .filter_map(|(t, ti)| match t {
                 Tok::Comment(c) => Some((c.as_ptr() as usize, *ti)),
