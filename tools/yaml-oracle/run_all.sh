@@ -11,6 +11,7 @@ for s in 101 102 103; do
   python3 gen.py 4000 $s > /tmp/yamldiff/mixed$s.json
   python3 genchars.py 3000 $s > /tmp/yamldiff/chars$s.json
   python3 gen11.py 2000 $s > /tmp/yamldiff/y11_$s.json
+  python3 genkeys.py 2000 $s > /tmp/yamldiff/keys$s.json
 done
 for f in /tmp/yamldiff/*.json; do
   printf '%-28s ' "$(basename $f)"

@@ -213,6 +213,44 @@ k: 1\n :\n   - a
 k: 1\n : v\n w
 a:\n- 1\n : v
 a:\n- 1\nb: 2\n : v
+metadata:\n  ? [a, # c\n   b]\n  : 1
+? [a, # c\n b]\n: 1
+? [a # c\n , b]\n: 1
+? [a,\n # c\n b]\n: 1
+? [a,\n\n b]\n: 1
+? [a, b # c\n ]\n: 1
+? [a, b, # c\n ]\n: 1
+? [ # c\n a, b]\n: 1
+? [a, # c1\n # c2\n b]\n: 1
+? [a,\n # c1\n # c2\n b]\n: 1
+? [[a] # c\n , b]\n: 1
+? [[a, # c\n  b], c]\n: 1
+? [a: 1 # c\n , b]\n: 1
+? [a: 1, # c\n b]\n: 1
+? {a: 1 # c\n , b: 2}\n: 1
+? {a # c\n , b: 2}\n: 1
+? {a # c\n : 1, b: 2}\n: 1
+? {a:\n\n 1}\n: 1
+? {a: # c\n 1}\n: 1
+? {a: 1,\n #\n }\n: 1
+metadata:\n  ? {a: 1, # c\n   b: [x, # d\n    y]}\n  : 1
+? !!omap [a: 1, # c\n b: 2]\n: 1
+x: &x 1\n? {*x : 1}\n: 2
+? - a # c\n  - b\n: 1
+? - a\n  # c\n  - b\n: 1
+? - a # c\n      # d\n  - b\n: 1
+? - a\n\n  - b\n: 1
+? - null # c\n: 1
+? a: 1 # c\n  b: 2\n: 1
+? a: 1\n  # c\n  b: 2\n: 1
+? ? a # c\n  : 1\n: 2
+? a: # c\n    1\n: 2
+metadata:\n  ? - a # c\n    - [b, # d\n       c]\n  : 1
+? x\n-\tb: 1
+? x\n- {a: 1, a: 2}
+? x: 1\n-\tb: 1
+name: a\n? x\n- !!int abc
+? x\n- !!set {a: 1}
 '''
 cases = []
 for line in S.strip('\n').split('\n'):

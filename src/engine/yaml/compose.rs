@@ -353,6 +353,9 @@ pub(crate) struct Composer<'a, 'b> {
     /// the next collection frame is a dropped value; how many dropped frames are open
     drop_next_frame: bool,
     dropped_depth: usize,
+    /// (errors, warnings) counts when each open dropped value began: npm yaml never composes
+    /// that value, so nothing the composer reports inside it stands
+    drop_marks: Vec<(usize, usize)>,
     /// start of the first content line when npm yaml's lexer strips a U+FEFF there (saphyr
     /// patch 11): the mark is not a column of that line's indentation
     bom_line_start: Option<usize>,
@@ -403,6 +406,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             schema: SchemaKind::Core,
             drop_next_frame: false,
             dropped_depth: 0,
+            drop_marks: Vec::new(),
             bom_line_start: stripped_bom_line(src.text),
         }
     }
@@ -699,6 +703,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         if matches!(self.nodes[id].kind, NodeKind::Scalar { .. } | NodeKind::Alias { .. }) {
             self.last_node_end = self.nodes[id].end;
         }
+        let mark = (self.diags.errors.len(), self.diags.warnings.len());
         self.block_checks(id);
         let Some(top) = self.stack.last_mut() else {
             self.root = Some(id);
@@ -745,6 +750,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                     let value = if !parent_flow && self.is_dropped_explicit_value(k, id) {
                         // npm yaml: a block sequence after `? key` with no `:` is dropped
                         self.drop_next_frame = true;
+                        self.drop_marks.push(mark);
                         let at = self.nodes[id].start;
                         self.nodes.push(Node {
                             kind: NodeKind::Scalar {
@@ -1099,6 +1105,10 @@ impl<'a, 'b> Composer<'a, 'b> {
         };
         if frame.dropped {
             self.dropped_depth -= 1;
+            if let Some((e, w)) = self.drop_marks.pop() {
+                self.diags.errors.truncate(e);
+                self.diags.warnings.truncate(w);
+            }
         }
         let id = frame.node;
         let span_end = self.byte(span.end);

@@ -1,7 +1,7 @@
 //! Stringification of collection-valued map keys, a port of the parts of
 //! npm yaml's `stringify` used by `stringifyKey` (`key.toString(ctx)` with
 //! `inFlow: true`): flow collections, pairs, scalars, `foldFlowLines`.
-//! Comments are not tracked by the composer, so keys containing comments differ.
+//! Comments inside the key are printed as npm yaml does (`keycomments` finds them).
 
 use std::collections::HashSet;
 
@@ -10,6 +10,7 @@ use saphyr_parser::ScalarStyle;
 use super::compose::{CollKind, Doc, NodeKind};
 use super::diag::Diag;
 use super::hashing::FastMap;
+use super::keycomments::{self, NoteMap, Notes};
 use super::number::js_number_to_string;
 use super::schema::{self, Scalar, SchemaKind};
 use super::schema11::{self, NumFormat};
@@ -36,6 +37,61 @@ struct St<'d> {
     known: &'d FastMap<String, u32>,
     /// Anchors met while stringifying this key.
     anchors: HashSet<String>,
+    /// comments npm yaml's composer attached to the key's nodes (empty for most keys)
+    notes: NoteMap,
+}
+
+static NO_NOTES: Notes = Notes { space_before: false, before: String::new(), comment: String::new(), present: None };
+
+/// `stringifyComment`: `#` before every non-empty line (a line of one space becomes `#`).
+fn comment_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    for (i, line) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if !line.is_empty() {
+            out.push('#');
+            if line != " " {
+                out.push_str(line);
+            }
+        }
+    }
+    out
+}
+
+/// `indentComment`
+fn indent_comment(comment: &str, indent: &str) -> String {
+    if !comment.is_empty() && comment.bytes().all(|c| c == b'\n') {
+        return comment[1..].to_string();
+    }
+    if indent.is_empty() {
+        return comment.to_string();
+    }
+    let mut out = String::with_capacity(comment.len() + indent.len());
+    for (i, line) in comment.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if !line.bytes().all(|c| c == b' ') {
+            out.push_str(indent);
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// `lineComment`
+fn line_comment(s: &str, indent: &str, comment: &str) -> String {
+    if s.ends_with('\n') {
+        indent_comment(comment, indent)
+    } else if comment.contains('\n') {
+        format!("\n{}", indent_comment(comment, indent))
+    } else if s.ends_with(' ') {
+        comment.to_string()
+    } else {
+        format!(" {comment}")
+    }
 }
 
 /// `key.toString(strCtx)` for a collection or alias key node.
@@ -45,7 +101,13 @@ pub(crate) fn stringify_key_node(
     id: usize,
     known: &FastMap<String, u32>,
 ) -> Result<String, Diag> {
-    let mut st = St { doc, text, known, anchors: HashSet::new() };
+    let n = &doc.nodes[id];
+    let notes = if keycomments::worth_collecting(text, n.start, n.end) {
+        keycomments::collect(doc, text, id)
+    } else {
+        NoteMap::default()
+    };
+    let mut st = St { doc, text, known, anchors: HashSet::new(), notes };
     let mut ctx = Ctx { schema: doc.schema, ..Ctx::default() };
     match &doc.nodes[id].kind {
         NodeKind::Alias { name, .. } => Ok(format!("*{name}")),
@@ -59,6 +121,10 @@ fn len16(s: &str) -> usize {
 }
 
 impl St<'_> {
+    fn notes(&self, id: usize) -> &Notes {
+        self.notes.get(&id).unwrap_or(&NO_NOTES)
+    }
+
     fn collection(&mut self, id: usize, ctx: &mut Ctx) -> Result<String, Diag> {
         let node = &self.doc.nodes[id];
         let (start, end, item_indent, items): (&str, &str, String, Vec<Item>) = match &node.kind {
@@ -106,20 +172,63 @@ impl St<'_> {
         };
         let mut req_newline = false;
         let mut lines: Vec<String> = Vec::new();
+        let mut lines_at_value = 0;
         let n = items.len();
         for (i, it) in items.into_iter().enumerate() {
+            // `stringifyFlowCollection`: blank lines and comments before an item, its comment
+            let mut comment = String::new();
+            let first = match it {
+                Item::Node(c) => Some(c),
+                Item::Pair(k, _) => Some(k),
+                Item::Null => None,
+            };
+            if let Some(f) = first.filter(|f| self.notes.contains_key(f)) {
+                let nt = self.notes(f);
+                if nt.space_before {
+                    lines.push(String::new());
+                }
+                if !nt.before.is_empty() {
+                    lines.push(indent_comment(&comment_string(&nt.before), &ctx.indent).trim_start().to_string());
+                }
+                match it {
+                    Item::Node(_) => comment.clone_from(&nt.comment),
+                    Item::Pair(_, v) => {
+                        let key_comment = !nt.comment.is_empty();
+                        req_newline |= key_comment;
+                        if v.is_none() && key_comment {
+                            comment.clone_from(&nt.comment);
+                        }
+                    }
+                    Item::Null => {}
+                }
+            }
+            if let Item::Pair(_, Some(v)) = it
+                && self.notes.contains_key(&v)
+            {
+                let vn = self.notes(v);
+                if !vn.comment.is_empty() {
+                    comment.clone_from(&vn.comment);
+                }
+                req_newline |= !vn.before.is_empty();
+            }
+            req_newline |= !comment.is_empty();
             let mut s = match it {
                 Item::Node(c) => self.stringify(c, &mut item_ctx)?,
                 Item::Pair(k, v) => self.pair(k, v, &mut item_ctx)?,
                 Item::Null => "null".to_string(),
             };
-            if s.contains('\n') {
+            if lines.len() > lines_at_value || s.contains('\n') {
                 req_newline = true;
             }
             if i + 1 < n {
                 s.push(',');
             }
+            if !comment.is_empty() {
+                let c = line_comment(&s, &item_ctx.indent, &comment_string(&comment));
+                s.push_str(&c);
+            }
             lines.push(s);
+            lines_at_value = lines.len();
         }
         if lines.is_empty() {
             return Ok(format!("{start}{end}"));
@@ -148,6 +257,9 @@ impl St<'_> {
 
     /// A map pair without `:` (npm yaml keeps the value `null`, not a node).
     fn value_is_absent(&self, k: usize, v: usize) -> bool {
+        if let Some(p) = self.notes.get(&v).and_then(|n| n.present) {
+            return !p;
+        }
         let vn = &self.doc.nodes[v];
         let empty = matches!(&vn.kind, NodeKind::Scalar { value: Scalar::Null, style: ScalarStyle::Plain, source } if source.is_empty())
             && vn.anchor.is_none()
@@ -179,7 +291,8 @@ impl St<'_> {
             NodeKind::Scalar { style, .. } => {
                 matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
             }
-            NodeKind::Alias { .. } => false,
+            // `typeof key === 'object'`
+            NodeKind::Alias { .. } => true,
         };
         let indent = ctx.indent.clone();
         let mut c2 = Ctx {
@@ -190,6 +303,8 @@ impl St<'_> {
             schema: ctx.schema,
         };
         let mut s = self.stringify(k, &mut c2)?;
+        let key_comment = comment_string(&self.notes(k).comment);
+        let key_comment = if self.notes(k).comment.is_empty() { None } else { Some(key_comment) };
         let Some(v) = v else {
             return Ok(if s.is_empty() {
                 "?".to_string()
@@ -200,19 +315,39 @@ impl St<'_> {
             });
         };
         if explicit_key {
+            if let Some(kc) = &key_comment {
+                let c = line_comment(&s, &c2.indent, kc);
+                s.push_str(&c);
+            }
             s = format!("? {s}\n{indent}:");
         } else {
             s.push(':');
+            if let Some(kc) = &key_comment {
+                let c = line_comment(&s, &c2.indent, kc);
+                s.push_str(&c);
+            }
         }
         c2.implicit_key = false;
         let value = &self.doc.nodes[v];
-        if !explicit_key && matches!(value.kind, NodeKind::Scalar { .. }) {
+        if !explicit_key && key_comment.is_none() && matches!(value.kind, NodeKind::Scalar { .. }) {
             c2.indent_at_start = Some(len16(&s) + 1);
         }
+        let (vsb, vcb) = {
+            let vn = self.notes(v);
+            (vn.space_before, (!vn.before.is_empty()).then(|| comment_string(&vn.before)))
+        };
         let vs = self.stringify(v, &mut c2)?;
         let mut ws = " ".to_string();
         let value_is_coll = matches!(value.kind, NodeKind::Seq { .. } | NodeKind::Map { .. });
-        if !explicit_key && value_is_coll {
+        if key_comment.is_some() || vsb || vcb.is_some() {
+            ws = if vsb { "\n".to_string() } else { String::new() };
+            if let Some(cb) = &vcb {
+                ws.push('\n');
+                ws.push_str(&indent_comment(cb, &c2.indent));
+            }
+            ws.push('\n');
+            ws.push_str(&c2.indent);
+        } else if !explicit_key && value_is_coll {
             if let Some(nl0) = vs.find('\n') {
                 let vs0 = vs.chars().next();
                 let mut has_props_line = false;

@@ -13,6 +13,7 @@ mod diag;
 mod errmap;
 pub(crate) mod hashing;
 mod indent;
+mod keycomments;
 mod keystr;
 mod number;
 mod scanerr;

@@ -587,6 +587,212 @@ fn oracle_key_collection() {
 }
 
 #[test]
+fn oracle_key_comment_after_comma() {
+    let text = "metadata:\n  ? [a, # c\n   b]\n  : 1\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["[\n  a, # c\n  b\n]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a, # c\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_before_comma() {
+    let text = "? [a # c\n , b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a, # c\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a, # c\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_own_line() {
+    let text = "? [a,\n # c1\n # c2\n b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a,\n  # c1\n# c2\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n  # c1\\n# c2\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_blank_line() {
+    let text = "? [a,\n\n b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a,\n\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_after_bracket() {
+    let text = "? [ # c\n a, b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  # c\n  a,\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  # c\\n  a,\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_trailing_comma() {
+    let text = "? [a, b, # c\n ]\n: 1\n";
+    let expected = r##"{"obj": [["[ a, b ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ a, b ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_nested() {
+    let text = "? [[a] # c\n , {b: 1, # d\n c: 2}]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  [ a ], # c\n  {\n      b: 1, # d\n      c: 2\n    }\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  [ a ], # c\\n  {\\n      b: 1, #...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_implicit_pair() {
+    let text = "? [a: 1 # c\n , b]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  {\n      a: 1 # c\n    },\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  {\\n      a: 1 # c\\n    },\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_map_key_value() {
+    let text = "? {a # c\n : 1, b # d\n , c: 2 # e\n }\n: 1\n";
+    let expected = r##"{"obj": [["{\n  a:\n    # c\n    1,\n  b, # d\n  c: 2 # e\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a:\\n    # c\\n    1,\\n  b, # d\\...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_omap() {
+    let text = "? !!omap [a: 1, # c\n b: 2]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a: 1, # c\n  b: 2\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a: 1, # c\\n  b: 2\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_seq_comment() {
+    let text = "? - a # c\n  - b\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a, # c\n  b\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a, # c\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_seq_comment_lines() {
+    let text = "? - a # c\n      # d\n  - b\n  # e\n  - c\n: 1\n";
+    let expected = r##"{"obj": [["[\n  a,\n    # c\n    # d\n  b,\n  # e\n  c\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n    # c\\n    # d\\n  b,\\n  ...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_seq_blank_line() {
+    let text = "metadata:\n  ? - a\n\n    - b\n  : 1\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["[\n  a,\n\n  b\n]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n\\n  b\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_comment() {
+    let text = "? a: 1 # c\n  b: 2\n: 1\n";
+    let expected = r##"{"obj": [["{\n  a: 1, # c\n  b: 2\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a: 1, # c\\n  b: 2\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_comment_line() {
+    let text = "? a: 1\n  # c\n  b: 2\n: 1\n";
+    let expected = r##"{"obj": [["{\n  a: 1,\n  # c\n  b: 2\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a: 1,\\n  # c\\n  b: 2\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_explicit_key_comment() {
+    let text = "? ? a # c\n  : 1\n: 2\n";
+    let expected = r##"{"obj": [["{\n  a:\n    # c\n    1\n}", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a:\\n    # c\\n    1\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_block_map_value_comment_before() {
+    let text = "? a: # c\n    1\n: 2\n";
+    let expected = r##"{"obj": [["{\n  a:\n    # c\n    1\n}", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  a:\\n    # c\\n    1\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_tab_indent() {
+    let text = "? x\n-\tb: 1\n";
+    let expected = r##"{"obj": [["x", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_dup_keys() {
+    let text = "? x\n- {a: 1, a: 2}\n";
+    let expected = r##"{"obj": [["x", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_bad_int() {
+    let text = "name: a\n? x: 1\n- !!int abc\n";
+    let expected = r##"{"obj": [["name", "a"], ["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_alias_in_flow_map() {
+    let text = "x: &x 1\n? {*x : 1}\n: 2\n";
+    let expected = r##"{"obj": [["x", {"num": "1"}], ["{\n  ? *x\n  : 1\n}", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  ? *x\\n  : 1\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_key_proto() {
     let text = "__proto__: 1\nconstructor: 2\n";
     let expected = r##"{"obj": [["__proto__", {"num": "1"}], ["constructor", {"num": "2"}]]}"##;
