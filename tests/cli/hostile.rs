@@ -219,6 +219,19 @@ fn pathological_yaml() {
     }
     anchors.write_all(b"---\n").unwrap();
     anchors.flush().unwrap();
+    // A `!!set` and a `!!omap` of many entries: JS Sets and Maps find an entry by hash, and so
+    // must the layer (a scan of the entries before each took 18 s for 50,000).
+    let mut sets = c.create("sets.md");
+    sets.write_all(b"---\nname: victim\ndescription: d\nmetadata:\n  s: !!set\n").unwrap();
+    for i in 0..20_000 {
+        writeln!(sets, "    ? k{i}").unwrap();
+    }
+    sets.write_all(b"  o: !!omap\n").unwrap();
+    for i in 0..20_000 {
+        writeln!(sets, "    - o{i}: {i}").unwrap();
+    }
+    sets.write_all(b"---\n").unwrap();
+    sets.flush().unwrap();
     // Scalars over many lines (1.6 MB each), quoted and plain: the scanner copies each line's
     // text in one run and must stop at the line's end.
     let lines = b"  word word word\n";

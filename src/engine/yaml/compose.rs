@@ -1294,7 +1294,9 @@ impl<'a, 'b> Composer<'a, 'b> {
             }
             NodeKind::Seq { kind: k @ (CollKind::Omap | CollKind::Pairs), items, .. } => {
                 let is_omap = *k == CollKind::Omap;
-                let mut seen: Vec<Scalar> = Vec::new();
+                // Keys seen so far by SameValueZero hash, each a chain of candidates: a lookup per
+                // pair, not a scan of the pairs before it.
+                let mut seen: FastMap<u64, Vec<&Scalar>> = FastMap::default();
                 let mut errs = Vec::new();
                 for &it in items {
                     let key = match &self.nodes[it].kind {
@@ -1312,14 +1314,15 @@ impl<'a, 'b> Composer<'a, 'b> {
                     if let Some(k) = key
                         && let NodeKind::Scalar { value, .. } = &self.nodes[k].kind
                     {
-                        let dup = seen.iter().any(|s| same_value_zero_scalar(s, value));
-                        if dup {
+                        let Some(h) = svz_scalar_hash(value) else { continue };
+                        let same = seen.entry(h).or_default();
+                        if same.iter().any(|s| same_value_zero_scalar(s, value)) {
                             errs.push(format!(
                                 "Ordered maps must not include duplicate keys: {}",
                                 scalar_js_string(value)
                             ));
                         } else {
-                            seen.push(value.clone());
+                            same.push(value);
                         }
                     }
                 }
@@ -1401,6 +1404,20 @@ impl<'a, 'b> Composer<'a, 'b> {
         let doc = Doc { nodes: self.nodes, root: self.root, schema: self.schema };
         (ComposeOutcome::Done(doc), diags, None, second_doc)
     }
+}
+
+/// A hash equal for any two scalars [`same_value_zero_scalar`] calls equal; `None` for one it
+/// calls equal to nothing.
+fn svz_scalar_hash(s: &Scalar) -> Option<u64> {
+    use super::hashing::hash_of;
+    Some(match s {
+        Scalar::Null => hash_of(&0u8),
+        Scalar::Bool(b) => hash_of(&(1u8, *b)),
+        Scalar::Number(x) if x.is_nan() => hash_of(&(2u8, u64::MAX)),
+        Scalar::Number(x) => hash_of(&(2u8, if *x == 0.0 { 0 } else { x.to_bits() })),
+        Scalar::Str(s) => hash_of(&(3u8, s.as_str())),
+        _ => return None,
+    })
 }
 
 fn same_value_zero_scalar(a: &Scalar, b: &Scalar) -> bool {

@@ -294,3 +294,32 @@ fn oracle_unusual_characters_and_flow_values() {
     );
     check_ok("? x\n: - a\n", "{\"obj\": [[\"x\", [\"a\"]]]}", &[]);
 }
+
+/// Sets and ordered maps find entries by SameValueZero through a hash: `0` and `-0` are one
+/// entry, `NaN` equals `NaN`, a later duplicate of an early entry is found among many.
+/// (Checked against npm yaml 2.9.0.)
+#[test]
+fn sets_and_ordered_maps_by_same_value_zero() {
+    // (npm yaml: `[NaN, "k0", ...]`; `? 0` and `? -0` are duplicate keys before the set is made.)
+    let mut text = String::from("s: !!set\n  ? .nan\n");
+    for i in 0..3000 {
+        text.push_str(&format!("  ? k{i}\n"));
+    }
+    text.push_str("  ? .NaN\n");
+    let o = obj(&text);
+    match o.get("s") {
+        Some(Value::Set(items)) => assert_eq!(items.len(), 1 + 3000),
+        other => panic!("{other:?}"),
+    }
+    assert!(parse("s: !!set\n  ? 0\n  ? -0\n").unwrap_err().message.contains("Map keys must be unique"));
+    let mut omap = String::from("o: !!omap\n");
+    for i in 0..3000 {
+        omap.push_str(&format!("  - k{i}: {i}\n"));
+    }
+    omap.push_str("  - k7: again\n");
+    let e = parse(&omap).unwrap_err();
+    assert!(e.message.contains("Ordered maps must not include duplicate keys: k7"), "{}", e.message);
+    let e = parse("o: !!omap\n  - .nan: 1\n  - .NaN: 2\n").unwrap_err();
+    assert!(e.message.contains("Ordered maps must not include duplicate keys"), "{}", e.message);
+    assert!(parse("o: !!omap\n  - 1: a\n  - '1': b\n").is_ok(), "1 and '1' differ");
+}
