@@ -369,8 +369,9 @@ impl Reach {
 
 /// How many of one file's fixes are checked one by one (one parse of the fixed text each) when
 /// the file's fixes applied together are refused; the rest are withdrawn with that refusal, so
-/// that a file with thousands of fixable findings costs a few parses, not one per fix.
-const FIXES_CHECKED_ONE_BY_ONE: usize = 8;
+/// that a file with thousands of fixable findings costs a few parses, not one per fix. Fixes that
+/// conflict are rare (two misspellings of one key); each check is a parse of the whole file.
+const FIXES_CHECKED_ONE_BY_ONE: usize = 4;
 
 /// A fix that `--fix` would refuse is not offered: the finding keeps its advice and says why,
 /// and is not counted as fixable. What is left is a set `--fix` applies as it is.
