@@ -116,18 +116,17 @@ pub enum MissingReason {
 impl Rejection {
     /// The exact line the harness logs for this rejection of the file at `path`.
     pub fn warning(&self, path: &str) -> String {
+        format!("skill file {path} ignored: {}", self.reason())
+    }
+
+    /// What the warning says after `skill file <path> ignored: `.
+    pub fn reason(&self) -> String {
         match self {
-            Rejection::InvalidYaml { error, .. } => {
-                format!("skill file {path} ignored: invalid YAML frontmatter: {}", error.pretty)
-            }
-            Rejection::Missing(_) => format!("skill file {path} ignored: missing YAML frontmatter"),
-            Rejection::RequiresNameAndDescription { .. } => {
-                format!("skill file {path} ignored: frontmatter requires name and description")
-            }
-            Rejection::InvalidName { name, .. } => format!("skill file {path} ignored: invalid skill name \"{name}\""),
-            Rejection::InvalidInvocation { error, .. } => {
-                format!("skill file {path} ignored: invalid invocation frontmatter: {error}")
-            }
+            Rejection::InvalidYaml { error, .. } => format!("invalid YAML frontmatter: {}", error.pretty),
+            Rejection::Missing(_) => "missing YAML frontmatter".to_string(),
+            Rejection::RequiresNameAndDescription { .. } => "frontmatter requires name and description".to_string(),
+            Rejection::InvalidName { name, .. } => format!("invalid skill name \"{name}\""),
+            Rejection::InvalidInvocation { error, .. } => format!("invalid invocation frontmatter: {error}"),
         }
     }
 }

@@ -139,7 +139,7 @@ fn check_meaning(before: &Result<ParsedSkill, Rejection>, new: &str, node_mode: 
                 && a.metadata == b.metadata;
             (!same).then(|| "the fixed file would load with different fields; not applied".to_string())
         }
-        (Ok(_), Err(r)) => Some(format!("the fixed file would be skipped ({}); not applied", r.warning("<file>"))),
+        (Ok(_), Err(r)) => Some(format!("the fixed file would be skipped ({}); not applied", r.reason())),
         (Err(_), _) => None,
     }
 }
