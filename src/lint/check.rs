@@ -1486,8 +1486,10 @@ impl<'a> Ctx<'a> {
         if chosen.is_empty() {
             chosen = vec![Compat::Agentskills];
         }
-        let keys_checked = !self.opts.off.contains(&"non-portable-key");
-        for (key, _) in obj.iter().filter(|_| keys_checked) {
+        if self.opts.off.contains(&"non-portable-key") {
+            return;
+        }
+        for (key, _) in obj.iter() {
             let rejecting: Vec<&str> = chosen
                 .iter()
                 .filter_map(|c| match c {

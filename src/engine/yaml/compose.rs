@@ -1409,15 +1409,14 @@ impl<'a, 'b> Composer<'a, 'b> {
 /// A hash equal for any two scalars [`same_value_zero_scalar`] calls equal; `None` for one it
 /// calls equal to nothing.
 fn svz_scalar_hash(s: &Scalar) -> Option<u64> {
-    use super::hashing::hash_of;
-    Some(match s {
-        Scalar::Null => hash_of(&0u8),
-        Scalar::Bool(b) => hash_of(&(1u8, *b)),
-        Scalar::Number(x) if x.is_nan() => hash_of(&(2u8, u64::MAX)),
-        Scalar::Number(x) => hash_of(&(2u8, if *x == 0.0 { 0 } else { x.to_bits() })),
-        Scalar::Str(s) => hash_of(&(3u8, s.as_str())),
+    use super::hashing::{Svz, svz_hash};
+    Some(svz_hash(match s {
+        Scalar::Null => Svz::Null,
+        Scalar::Bool(b) => Svz::Bool(*b),
+        Scalar::Number(x) => Svz::Number(*x),
+        Scalar::Str(s) => Svz::Str(s),
         _ => return None,
-    })
+    }))
 }
 
 fn same_value_zero_scalar(a: &Scalar, b: &Scalar) -> bool {

@@ -23,6 +23,28 @@ pub(crate) fn hash_of<T: Hash + ?Sized>(value: &T) -> u64 {
     STATE.hash_one(value)
 }
 
+/// A JavaScript value as SameValueZero (`Set`, `Map`) compares it: `-0` is `0`, every NaN is
+/// one value, and an object is its identity.
+pub(crate) enum Svz<'a> {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Str(&'a str),
+    Object(usize),
+}
+
+/// A hash equal for any two values SameValueZero calls equal.
+pub(crate) fn svz_hash(v: Svz<'_>) -> u64 {
+    match v {
+        Svz::Null => hash_of(&0u8),
+        Svz::Bool(b) => hash_of(&(1u8, b)),
+        Svz::Number(x) if x.is_nan() => hash_of(&(2u8, u64::MAX)),
+        Svz::Number(x) => hash_of(&(2u8, if x == 0.0 { 0 } else { x.to_bits() })),
+        Svz::Str(s) => hash_of(&(3u8, s)),
+        Svz::Object(id) => hash_of(&(4u8, id)),
+    }
+}
+
 /// A string key's hash under the process's seed.
 pub(crate) fn hash_str(s: &str) -> u64 {
     hash_of(s)

@@ -50,15 +50,14 @@ impl SvzIndex {
     /// A hash equal for any two values `same_value_zero` calls equal; `None` for a value it calls
     /// equal to nothing.
     fn hash(v: &Value, id: Option<usize>) -> Option<u64> {
-        use super::hashing::hash_of;
-        Some(match v {
-            Value::Null => hash_of(&0u8),
-            Value::Bool(b) => hash_of(&(1u8, *b)),
-            Value::Number(x) if x.is_nan() => hash_of(&(2u8, u64::MAX)),
-            Value::Number(x) => hash_of(&(2u8, if *x == 0.0 { 0 } else { x.to_bits() })),
-            Value::String(s) => hash_of(&(3u8, s.as_str())),
-            _ => hash_of(&(4u8, id?)),
-        })
+        use super::hashing::{Svz, svz_hash};
+        Some(svz_hash(match v {
+            Value::Null => Svz::Null,
+            Value::Bool(b) => Svz::Bool(*b),
+            Value::Number(x) => Svz::Number(*x),
+            Value::String(s) => Svz::Str(s),
+            _ => Svz::Object(id?),
+        }))
     }
 
     /// The position of an entry equal to `v` (`eq` compares with the entry at a position).
