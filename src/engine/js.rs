@@ -190,19 +190,6 @@ impl JsStr {
         *self = JsStr::from_utf16(&units);
     }
 
-    /// `self + s` for a Rust string (which holds no lone surrogate).
-    pub fn push_str(&mut self, s: &str) {
-        if let Some(lone) = &mut self.lone {
-            let extra = s.matches('\u{FFFD}').count();
-            if extra > 0 {
-                let mut v = lone.to_vec();
-                v.extend(std::iter::repeat_n(0xFFFD, extra));
-                *lone = v.into_boxed_slice();
-            }
-        }
-        self.text.push_str(s);
-    }
-
     /// The string from text in which the 2,048 chars from `base` stand for the surrogate code
     /// units U+D800..U+DFFF (how the YAML layer carries them, see `yaml::parse`).
     pub fn from_stand_ins(s: String, base: u32) -> Self {

@@ -232,6 +232,22 @@ fn pathological_yaml() {
     }
     sets.write_all(b"---\n").unwrap();
     sets.flush().unwrap();
+    // Lone surrogates everywhere: 20,000 keys that differ only in one, a set of them, and an
+    // alias key of a list of them (`String(array)` joins their code units once).
+    let mut lone = c.create("lone.md");
+    lone.write_all(b"---\nname: victim\ndescription: \"d\\ud800\"\nmetadata:\n  l: &l [").unwrap();
+    for i in 0..20_000 {
+        write!(lone, "\"\\u{:04x}\", ", 0xD800 + i % 0x800).unwrap();
+    }
+    lone.write_all(b"x]\n  ? *l\n  : 1\n  s: !!set\n").unwrap();
+    for i in 0..20_000 {
+        writeln!(lone, "    ? \"k{i}\\u{:04x}\"", 0xD800 + i % 0x800).unwrap();
+    }
+    for i in 0..20_000 {
+        writeln!(lone, "  \"k{i}\\u{:04x}\": {i}", 0xD800 + i % 0x800).unwrap();
+    }
+    lone.write_all(b"---\n").unwrap();
+    lone.flush().unwrap();
     // Scalars over many lines (1.6 MB each), quoted and plain: the scanner copies each line's
     // text in one run and must stop at the line's end.
     let lines = b"  word word word\n";

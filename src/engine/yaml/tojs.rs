@@ -706,16 +706,20 @@ pub(crate) fn js_to_string(v: &Value) -> JsStr {
         Value::String(s) => s.clone(),
         Value::Array(a) => {
             // `Array.prototype.join(",")`: null (and undefined) items are empty
-            let mut out = JsStr::default();
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(",");
-                }
-                if !matches!(x, Value::Null) {
-                    out.push_js(&js_to_string(x));
-                }
+            let parts: Vec<JsStr> =
+                a.iter().map(|x| if matches!(x, Value::Null) { JsStr::default() } else { js_to_string(x) }).collect();
+            if !parts.iter().any(JsStr::has_lone_surrogate) {
+                return parts.iter().map(JsStr::as_str).collect::<Vec<_>>().join(",").into();
             }
-            out
+            // code units, so that lone surrogates stay (joined once: linear in the items)
+            let mut units: Vec<u16> = Vec::new();
+            for (i, p) in parts.iter().enumerate() {
+                if i > 0 {
+                    units.push(u16::from(b','));
+                }
+                units.extend_from_slice(&p.to_utf16().0);
+            }
+            JsStr::from_utf16(&units)
         }
         Value::Object(_) => "[object Object]".into(),
         Value::Date(t) => date_to_string(*t).into(),
