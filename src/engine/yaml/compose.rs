@@ -1302,7 +1302,34 @@ impl<'a, 'b> Composer<'a, 'b> {
             while matches!(b.get(i), Some(b' ' | b'\t')) {
                 i += 1;
             }
-            return b.get(i) == Some(&b'#');
+            if b.get(i) == Some(&b'#') {
+                return true;
+            }
+            // comment lines indented past the map after the value's line (blank lines between
+            // allowed) join the value's end (`Parser.blockMap`, `atIndentedComment`)
+            if flow {
+                return false;
+            }
+            if b.get(i) == Some(&b'\r') {
+                i += 1;
+            }
+            if b.get(i) != Some(&b'\n') {
+                return false;
+            }
+            i += 1;
+            loop {
+                let sp = b[i.min(b.len())..].iter().take_while(|&&c| c == b' ').count();
+                let mut j = i + sp;
+                while matches!(b.get(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+                match (b.get(j), b.get(j + 1)) {
+                    (Some(b'\n'), _) => i = j + 1,
+                    (Some(b'\r'), Some(b'\n')) => i = j + 2,
+                    (Some(b'#'), _) => return sp > indent,
+                    _ => return false,
+                }
+            }
         }
         let mut i = self.nodes[k].end;
         let (mut colon, mut newlines, mut comments) = (false, Vec::new(), Vec::new());

@@ -927,6 +927,78 @@ fn oracle_dropped_seq_anchor_not_set() {
 }
 
 #[test]
+fn oracle_set_null_comment_line_indented() {
+    let text = "!!set\na: ~\n  # c";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_indented_then_entry() {
+    let text = "!!set\na: ~\n  # c\nb:";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_after_blank() {
+    let text = "!!set\na: ~\n\n  # c";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_not_indented() {
+    let text = "!!set\na: ~\n# c\n  # d";
+    let expected = r##"{"set": ["a"]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_set_null_comment_line_tab_first() {
+    let text = "!!set\na: ~\n\t# c";
+    let expected = r##"{"set": ["a"]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_set_null_comment_line_nested() {
+    let text = "x: !!set\n  a: ~\n    # c\n  b: ~\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 4)),
+        "YAMLParseError: Set items must all have null values at line 1, column 4:\n\nx: !!set\n   ^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_at_map_indent() {
+    let text = "x: !!set\n  a: ~\n  # c\n";
+    let expected = r##"{"obj": [["x", {"set": ["a"]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_key_alias_in_flow_map() {
     let text = "x: &x 1\n? {*x : 1}\n: 2\n";
     let expected = r##"{"obj": [["x", {"num": "1"}], ["{\n  ? *x\n  : 1\n}", {"num": "2"}]]}"##;
