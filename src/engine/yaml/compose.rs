@@ -383,6 +383,26 @@ fn stripped_bom_line(text: &str) -> Option<usize> {
     None
 }
 
+/// The column of a `:` that is the last of the indicators (`-`, `?`, `:` with white space after
+/// each) starting the line of byte `pos`, when only they and spaces precede `pos` on that line.
+fn last_line_start_colon(text: &str, pos: usize) -> Option<usize> {
+    let ls = indent::line_start(text, pos);
+    let pre = &text.as_bytes()[ls..pos];
+    let mut i = pre.iter().take_while(|&&c| c == b' ').count();
+    let mut last = None;
+    while i < pre.len() && matches!(pre[i], b'-' | b'?' | b':') && matches!(pre.get(i + 1), None | Some(b' ' | b'\t')) {
+        last = Some((pre[i], i));
+        i += 1;
+        while i < pre.len() && matches!(pre[i], b' ' | b'\t') {
+            i += 1;
+        }
+    }
+    match last {
+        Some((b':', col)) if i == pre.len() => Some(col),
+        _ => None,
+    }
+}
+
 /// (outcome, diagnostics, saphyr error, second document start, dropped region to blank and
 /// run again: `Composer::retry`)
 pub(crate) type RunResult = (ComposeOutcome, Diags, Option<ScanError>, Option<(usize, bool)>, Option<(usize, usize)>);
@@ -906,6 +926,15 @@ impl<'a, 'b> Composer<'a, 'b> {
             } else {
                 find_block_header(self.src.text, self.last_end, start, value.bytes().all(|c| c == b'\n'))
             };
+            // after a `:` that ends the line-start indicators (`k: 1\n : |`, saphyr patch 13),
+            // npm yaml's lexer continues the scalar past that `:`'s column (`parseBlockStart`)
+            let mut past_colon = false;
+            if let Some(col) = last_line_start_colon(self.src.text, header)
+                && col + 1 > indent_next
+            {
+                indent_next = col + 1;
+                past_colon = true;
+            }
             // on the byte order mark's line the lexer's indentation is the line's spaces
             if let Some(ls) = self.bom_line_start
                 && indent::line_start(self.src.text, header) == ls
@@ -923,6 +952,23 @@ impl<'a, 'b> Composer<'a, 'b> {
             let bs = blockscalar::resolve(self.src.text, self.limit, header, indent_next, parent_indent, at_root);
             for e in bs.errors {
                 self.diags.error(e);
+            }
+            // the first content line after the scalar (npm yaml's extent), indented past the
+            // mapping: its first token is an entry of the mapping at another column
+            // (`resolveBlockMap`)
+            let lim = self.limit.min(self.src.text.len());
+            if past_colon
+                && self.src.text[bs.end.min(lim)..lim]
+                    .lines()
+                    .find(|l| !l.trim_start().is_empty() && !l.trim_start().starts_with('#'))
+                    .is_some_and(|l| l.bytes().take_while(|&c| c == b' ').count() > parent_indent)
+            {
+                self.diags.error(Diag::new(
+                    "YAMLParseError",
+                    "All mapping items must start at the same column".into(),
+                    bs.end,
+                    None,
+                ));
             }
             value_owned = Some(bs.value);
             block_end = Some(bs.end);

@@ -999,6 +999,94 @@ fn oracle_set_null_comment_line_at_map_indent() {
 }
 
 #[test]
+fn oracle_stray_colon_block_scalar_not_past_colon() {
+    let text = "k: 1\n : |\n x";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 1:\n\n : |\n x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_past_colon() {
+    let text = "k: 1\n : |\n  x";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["", "x\n"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_blank_first() {
+    let text = "k: 1\n : |\n\n x";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((4, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 4, column 1:\n\n\n x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_nested() {
+    let text = "a:\n  b: 1\n   : |\n   x";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((4, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 4, column 1:\n\n   : |\n   x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_then_entry() {
+    let text = "k: 1\n : |-\n x\nj: 2";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 1:\n\n : |-\n x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_comment_line() {
+    let text = "k: 1\n : |\n # c\n";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["", ""]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_less_indented_line() {
+    let text = "k: 1\n : |\n  x\n y\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((4, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 4, column 1:\n\n  x\n y\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_explicit_key() {
+    let text = "? x\n : |\n x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 1:\n\n : |\n x\n^\n",
+    );
+}
+
+#[test]
 fn oracle_key_alias_in_flow_map() {
     let text = "x: &x 1\n? {*x : 1}\n: 2\n";
     let expected = r##"{"obj": [["x", {"num": "1"}], ["{\n  ? *x\n  : 1\n}", {"num": "2"}]]}"##;
