@@ -1,7 +1,7 @@
 //! Dev tool for the differential check: reads a JSON array of YAML texts from the
 //! file given as first argument and prints one JSON line per input, in the same
 //! canonical encoding as `oracle/oracle.js`.
-use dsh_skills::engine::yaml::{self, Value};
+use dsh_skills::engine::yaml::{self, JsStr, Value};
 use serde_json::{Value as J, json};
 
 fn num(x: f64) -> J {
@@ -9,15 +9,33 @@ fn num(x: f64) -> J {
     json!({ "num": s })
 }
 
+/// Lone surrogates cannot be held in a `serde_json` string: each is written as this marker and
+/// its hex, which `main` turns into the `\udxxx` escape `JSON.stringify` writes.
+const LONE: &str = "\u{10FFFF}\u{10FFFE}";
+
+fn string(s: &JsStr) -> J {
+    if !s.has_lone_surrogate() {
+        return J::String(s.to_string());
+    }
+    let mut out = String::new();
+    for r in char::decode_utf16(s.to_utf16().0) {
+        match r {
+            Ok(c) => out.push(c),
+            Err(e) => out.push_str(&format!("{LONE}{:04x}", e.unpaired_surrogate())),
+        }
+    }
+    J::String(out)
+}
+
 fn enc(v: &Value) -> J {
     match v {
         Value::Null => J::Null,
         Value::Bool(b) => J::Bool(*b),
         Value::Number(x) => num(*x),
-        Value::String(s) => J::String(s.clone()),
+        Value::String(s) => string(s),
         Value::Array(a) => J::Array(a.iter().map(enc).collect()),
         Value::Object(o) => {
-            json!({ "obj": o.iter().map(|(k, v)| json!([k, enc(v)])).collect::<Vec<_>>() })
+            json!({ "obj": o.iter_js().map(|(k, v)| json!([string(k), enc(v)])).collect::<Vec<_>>() })
         }
         Value::Date(t) => json!({ "date": yaml::js_number_to_string(*t) }),
         Value::Buffer(b) => json!({ "buf": b }),
@@ -52,5 +70,5 @@ fn main() {
         out.push_str(&line.to_string());
         out.push('\n');
     }
-    print!("{out}");
+    print!("{}", out.replace(LONE, "\\u"));
 }

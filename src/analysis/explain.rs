@@ -480,7 +480,7 @@ fn declared_name(path: &str) -> Option<String> {
     let parsed = crate::engine::yaml::parse(&text.trim_start_matches('\u{feff}')[fm.yaml]).ok()?;
     match parsed.value {
         crate::engine::yaml::Value::Object(o) => match o.get("name") {
-            Some(crate::engine::yaml::Value::String(s)) => Some(s.clone()),
+            Some(crate::engine::yaml::Value::String(s)) => Some(s.to_string()),
             _ => None,
         },
         _ => None,

@@ -1,7 +1,7 @@
 //! Model-facing text: the skill catalog message (spec 6) and the `<skill_content>` block the
 //! `skill` tool returns (spec 7.1).
 
-use crate::engine::js::{self, JsString};
+use crate::engine::js::{self, JsStr, JsString};
 use sha2::{Digest, Sha256};
 
 /// The default and minimum of `catalogDescriptionMaxLength`.
@@ -24,6 +24,17 @@ impl CatalogEntry {
         let normalized = js::collapse_whitespace(raw_description);
         let normalized_len = normalized.encode_utf16().count();
         CatalogEntry { name: name.to_string(), description: js::truncate_utf16(&normalized, max), normalized_len }
+    }
+
+    /// [`Self::new`] for a description as YAML gave it, which may hold lone surrogates (from
+    /// `"\ud800"` escapes): they stay in the entry's code units, so the digest is the harness's.
+    pub fn from_js(name: &str, raw_description: &JsStr, max: usize) -> CatalogEntry {
+        if !raw_description.has_lone_surrogate() {
+            return Self::new(name, raw_description, max);
+        }
+        let normalized = raw_description.map_whitespace(js::collapse_whitespace).to_utf16();
+        let normalized_len = normalized.len();
+        CatalogEntry { name: name.to_string(), description: js::truncate_units(normalized, max), normalized_len }
     }
 
     pub fn is_cut(&self) -> bool {
@@ -168,6 +179,19 @@ mod tests {
         assert!(text.contains("<available_skills>\n</available_skills>\n\nNo skills are currently available"));
         assert!(text.contains("A user may still invoke a skill directly"));
         assert!(text.contains("do not call the `skill` tool for it.\n</system-reminder>"));
+    }
+
+    #[test]
+    fn digest_of_a_description_with_lone_surrogates_is_the_harness_s() {
+        // `"a \ud800  b\udc00"` from YAML: the harness hashes `["n","a \ud800 b\udc00"]`
+        let mut units: Vec<u16> = "a ".encode_utf16().collect();
+        units.push(0xD800);
+        units.extend("  b".encode_utf16());
+        units.push(0xDC00);
+        let e = CatalogEntry::from_js("n", &JsStr::from_utf16(&units), 500);
+        assert_eq!(e.line(), "- `n`: a \u{FFFD} b\u{FFFD}");
+        let expected = hex(&Sha256::digest(b"[\"n\",\"a \\ud800 b\\udc00\"]"));
+        assert_eq!(digest(&[e]), expected);
     }
 
     #[test]

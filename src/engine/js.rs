@@ -92,6 +92,227 @@ impl JsString {
     }
 }
 
+/// A JavaScript string held as Rust text, for values that come out of YAML.
+///
+/// `text` is what Node writes when it encodes the string as UTF-8: each lone surrogate is
+/// U+FFFD. Only when the string holds a lone surrogate (a `"\ud800"` escape in a double-quoted
+/// scalar) is `lone` set: for each U+FFFD of `text`, in order, the code unit it stands for (a lone
+/// surrogate, or U+FFFD itself). So equality and hashing are JavaScript's (`"\ud800"` and
+/// `"\ud801"` are two keys, `"\ud800"` and `"\ufffd"` too), the exact code units can be
+/// recovered ([`Self::to_utf16`], for `JSON.stringify`), and everything that only reads the text
+/// sees what the harness writes.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct JsStr {
+    text: String,
+    lone: Option<Box<[u16]>>,
+}
+
+impl JsStr {
+    /// A string without lone surrogates.
+    pub fn new(text: String) -> Self {
+        JsStr { text, lone: None }
+    }
+
+    /// From UTF-16 code units, lone surrogates kept.
+    pub fn from_utf16(units: &[u16]) -> Self {
+        let mut text = String::with_capacity(units.len());
+        let mut lone = Vec::new();
+        let mut any = false;
+        for r in char::decode_utf16(units.iter().copied()) {
+            match r {
+                Ok(c) => {
+                    if c == '\u{FFFD}' {
+                        lone.push(0xFFFD);
+                    }
+                    text.push(c);
+                }
+                Err(e) => {
+                    any = true;
+                    lone.push(e.unpaired_surrogate());
+                    text.push('\u{FFFD}');
+                }
+            }
+        }
+        JsStr { text, lone: any.then(|| lone.into_boxed_slice()) }
+    }
+
+    /// The exact code units.
+    pub fn to_utf16(&self) -> JsString {
+        let Some(lone) = &self.lone else { return JsString::encode(&self.text) };
+        let mut out = Vec::with_capacity(self.text.len());
+        let mut next = lone.iter();
+        for c in self.text.chars() {
+            if c == '\u{FFFD}' {
+                out.push(next.next().copied().unwrap_or(0xFFFD));
+            } else {
+                let mut buf = [0u16; 2];
+                out.extend_from_slice(c.encode_utf16(&mut buf));
+            }
+        }
+        JsString(out)
+    }
+
+    /// The text as Node writes it as UTF-8 (lone surrogates as U+FFFD).
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// [`Self::as_str`], owned.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+
+    /// `true` when the string holds a lone surrogate.
+    pub fn has_lone_surrogate(&self) -> bool {
+        self.lone.is_some()
+    }
+
+    /// The string `f` makes of this one's text, where `f` only adds, removes or replaces
+    /// whitespace (`replaceAll(/\s+/g, ' ')`, `trim()`): the lone surrogates stay where they were
+    /// among the other characters. (If `f` changed the number of U+FFFD, they are U+FFFD.)
+    pub fn map_whitespace(&self, f: impl FnOnce(&str) -> String) -> JsStr {
+        let text = f(&self.text);
+        match &self.lone {
+            Some(lone) if text.matches('\u{FFFD}').count() == lone.len() => JsStr { text, lone: Some(lone.clone()) },
+            _ => JsStr::new(text),
+        }
+    }
+
+    /// JavaScript's `this + other`: a lone high surrogate at the end of `self` and a lone low one
+    /// at the start of `other` become one character.
+    pub fn push_js(&mut self, other: &JsStr) {
+        if self.lone.is_none() && other.lone.is_none() {
+            self.text.push_str(&other.text);
+            return;
+        }
+        let mut units = self.to_utf16().0;
+        units.extend_from_slice(&other.to_utf16().0);
+        *self = JsStr::from_utf16(&units);
+    }
+
+    /// `self + s` for a Rust string (which holds no lone surrogate).
+    pub fn push_str(&mut self, s: &str) {
+        if let Some(lone) = &mut self.lone {
+            let extra = s.matches('\u{FFFD}').count();
+            if extra > 0 {
+                let mut v = lone.to_vec();
+                v.extend(std::iter::repeat_n(0xFFFD, extra));
+                *lone = v.into_boxed_slice();
+            }
+        }
+        self.text.push_str(s);
+    }
+
+    /// The string from text in which the 2,048 chars from `base` stand for the surrogate code
+    /// units U+D800..U+DFFF (how the YAML layer carries them, see `yaml::parse`).
+    pub fn from_stand_ins(s: String, base: u32) -> Self {
+        let is_stand_in = |c: char| (base..base + 0x800).contains(&(c as u32));
+        if !s.chars().any(is_stand_in) {
+            return JsStr::new(s);
+        }
+        let mut text = String::with_capacity(s.len());
+        let mut lone = Vec::new();
+        for c in s.chars() {
+            if is_stand_in(c) {
+                lone.push(0xD800 + (c as u32 - base) as u16);
+                text.push('\u{FFFD}');
+            } else {
+                if c == '\u{FFFD}' {
+                    lone.push(0xFFFD);
+                }
+                text.push(c);
+            }
+        }
+        JsStr { text, lone: Some(lone.into_boxed_slice()) }
+    }
+
+    /// The inverse of [`Self::from_stand_ins`].
+    pub fn to_stand_ins(&self, base: u32) -> std::borrow::Cow<'_, str> {
+        let Some(lone) = &self.lone else { return std::borrow::Cow::Borrowed(&self.text) };
+        let mut out = String::with_capacity(self.text.len() + 3 * lone.len());
+        let mut next = lone.iter();
+        for c in self.text.chars() {
+            match (c, c == '\u{FFFD}') {
+                (_, true) => match next.next().copied().unwrap_or(0xFFFD) {
+                    u @ 0xD800..=0xDFFF => out.push(char::from_u32(base + u32::from(u - 0xD800)).unwrap_or(c)),
+                    _ => out.push(c),
+                },
+                _ => out.push(c),
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    }
+}
+
+impl std::ops::Deref for JsStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl AsRef<str> for JsStr {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl From<String> for JsStr {
+    fn from(text: String) -> Self {
+        JsStr::new(text)
+    }
+}
+
+impl From<&str> for JsStr {
+    fn from(text: &str) -> Self {
+        JsStr::new(text.to_string())
+    }
+}
+
+impl From<JsStr> for String {
+    fn from(s: JsStr) -> String {
+        s.text
+    }
+}
+
+/// A Rust string holds no lone surrogate, so it equals only a [`JsStr`] without one.
+impl PartialEq<str> for JsStr {
+    fn eq(&self, other: &str) -> bool {
+        self.lone.is_none() && self.text == other
+    }
+}
+
+impl PartialEq<&str> for JsStr {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq<String> for JsStr {
+    fn eq(&self, other: &String) -> bool {
+        *self == **other
+    }
+}
+
+impl std::fmt::Display for JsStr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::fmt::Debug for JsStr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.lone {
+            None => std::fmt::Debug::fmt(&self.text, f),
+            Some(_) => {
+                let mut s = String::new();
+                json_stringify_utf16(&self.to_utf16(), &mut s);
+                write!(f, "JsStr({s})")
+            }
+        }
+    }
+}
+
 /// `normalized.length <= max ? normalized : normalized.slice(0, max - 3) + "..."`, counted in
 /// UTF-16 code units. The cut may split a surrogate pair, exactly as in the harness.
 /// `max` must be at least 3 (the harness rejects smaller limits).
@@ -101,7 +322,11 @@ pub fn truncated_utf16_len(len: usize, max: usize) -> usize {
 }
 
 pub fn truncate_utf16(s: &str, max: usize) -> JsString {
-    let units = JsString::encode(s);
+    truncate_units(JsString::encode(s), max)
+}
+
+/// [`truncate_utf16`] on code units.
+pub fn truncate_units(units: JsString, max: usize) -> JsString {
     if units.len() <= max {
         return units;
     }

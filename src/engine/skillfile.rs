@@ -5,7 +5,7 @@
 //! [`crate::engine::yaml`]; fields and the invocation policy follow 4.3 and 4.4 step by step, and the
 //! first failing step decides the warning.
 
-use crate::engine::js;
+use crate::engine::js::{self, JsStr};
 use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
 
@@ -78,7 +78,9 @@ impl Default for Invocation {
 #[derive(Clone, Debug)]
 pub struct ParsedSkill {
     pub name: String,
-    pub description: String,
+    /// As YAML gave it: a JavaScript string, which may hold lone surrogates (the catalog digest
+    /// needs them); it reads as text with U+FFFD for them.
+    pub description: JsStr,
     pub when_to_use: Option<String>,
     pub invocation: Invocation,
     pub metadata: Option<Value>,
@@ -223,8 +225,8 @@ pub fn validate_parsed(
     };
     Ok(ParsedSkill {
         name: name.to_string(),
-        description: description.to_string(),
-        when_to_use: string_field(data, "whenToUse").map(str::to_string),
+        description: description.clone(),
+        when_to_use: string_field(data, "whenToUse").map(JsStr::to_string),
         invocation,
         metadata,
         content: if keep_content { js::trim(&raw[fm.body.clone()]).to_string() } else { String::new() },
@@ -233,7 +235,7 @@ pub fn validate_parsed(
 }
 
 /// `typeof value === 'string' && value.length > 0`.
-fn string_field<'a>(data: &'a Object, key: &str) -> Option<&'a str> {
+fn string_field<'a>(data: &'a Object, key: &str) -> Option<&'a JsStr> {
     match data.get(key) {
         Some(Value::String(s)) if !s.is_empty() => Some(s),
         _ => None,

@@ -276,7 +276,7 @@ impl Snapshot {
         }
         self.winners()
             .filter(|c| c.skill.invocation.model_invocable)
-            .map(|c| CatalogEntry::new(&c.skill.name, &c.skill.description, self.description_max_length))
+            .map(|c| CatalogEntry::from_js(&c.skill.name, &c.skill.description, self.description_max_length))
             .collect()
     }
 

@@ -708,7 +708,7 @@ impl<'a> Ctx<'a> {
         self.check_compat(obj, name.as_deref(), described, findings);
         self.check_body(&fm, findings);
         match &obj.get("name") {
-            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::String(s)) => Some(s.to_string()),
             _ => None,
         }
     }
@@ -1022,7 +1022,7 @@ impl<'a> Ctx<'a> {
                     };
                     findings.push(f);
                 }
-                Some(s.clone())
+                Some(s.to_string())
             }
             Some(other) => {
                 let src =
@@ -1088,7 +1088,7 @@ impl<'a> Ctx<'a> {
                         .help("describe what the skill does and when to use it"),
                     );
                 }
-                Some(s.clone())
+                Some(s.to_string())
             }
             Some(other) => {
                 let src = self

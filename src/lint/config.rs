@@ -146,14 +146,14 @@ impl Config {
                                     .find(|h| {
                                         crate::lint::check::normalize_key(h) == crate::lint::check::normalize_key(k)
                                     })
-                                    .filter(|h| *h != k)
+                                    .filter(|h| **h != k.as_str())
                                 {
                                     return Err(format!(
                                         "`extra-keys`: `{k}` is a misspelling of the harness key `{h}`; allowing it \
                                          would hide the typo"
                                     ));
                                 }
-                                config.extra_keys.push(k.clone());
+                                config.extra_keys.push(k.to_string());
                             }
                             _ => return Err("`extra-keys` is a list of frontmatter key names".into()),
                         }
@@ -168,7 +168,7 @@ impl Config {
                 "unscanned-ok" => {
                     for item in list_items(value) {
                         match item {
-                            Value::String(s) if !s.is_empty() => config.unscanned_ok.push(s.clone()),
+                            Value::String(s) if !s.is_empty() => config.unscanned_ok.push(s.to_string()),
                             _ => return Err("`unscanned-ok` takes a list of folder paths".into()),
                         }
                     }

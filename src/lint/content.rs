@@ -566,9 +566,9 @@ mod tests {
         assert!(description_brackets("/p", text, "Plain text", || None).is_none());
         let text = "metadata:\n  version: 1.0\n  owner: team\n  \"stable\": true\n";
         let mut m = Object::default();
-        m.insert("version".into(), Value::Number(1.0));
-        m.insert("owner".into(), Value::String("team".into()));
-        m.insert("stable".into(), Value::Bool(true));
+        m.insert("version", Value::Number(1.0));
+        m.insert("owner", Value::String("team".into()));
+        m.insert("stable", Value::Bool(true));
         let found = metadata_values("/p", text, &m, Some(12..text.len()));
         assert_eq!(found.len(), 2);
         assert_eq!(&text[found[0].span.clone().unwrap()], "1.0");

@@ -261,7 +261,7 @@ pub fn standing(
 
 fn catalog_entry(shared: &Shared, skill: &crate::engine::skillfile::ParsedSkill) -> CatalogEntry {
     let max = shared.context().settings.description_max_length;
-    CatalogEntry::new(&skill.name, &skill.description, max)
+    CatalogEntry::from_js(&skill.name, &skill.description, max)
 }
 
 fn hover(shared: &Shared, doc: &Doc, pos: Position) -> Option<Hover> {

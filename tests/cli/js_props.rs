@@ -1,7 +1,7 @@
 //! Property tests: the JavaScript-compatible string functions against their definitions.
 
 use dsh_skills::engine::catalog::CatalogEntry;
-use dsh_skills::engine::js::{self, JsString};
+use dsh_skills::engine::js::{self, JsStr, JsString};
 use proptest::prelude::*;
 
 /// The ECMAScript WhiteSpace + LineTerminator code points, written out from the spec.
@@ -93,4 +93,51 @@ proptest! {
         prop_assert!(e.description.len() <= max);
         prop_assert_eq!(e.is_cut(), e.normalized_len > max);
     }
+
+    #[test]
+    fn js_strings_keep_their_code_units(a in units(), b in units()) {
+        let (x, y) = (JsStr::from_utf16(&a), JsStr::from_utf16(&b));
+        prop_assert_eq!(&x.to_utf16().0, &a);
+        prop_assert_eq!(x == y, a == b);
+        prop_assert_eq!(x.as_str(), String::from_utf16_lossy(&a));
+        let mut joined = x.clone();
+        joined.push_js(&y);
+        prop_assert_eq!(joined.to_utf16().0, [a.clone(), b.clone()].concat());
+    }
+
+    /// `catalogDescription` on code units, lone surrogates included: the reference collapses
+    /// whitespace units (all of JavaScript's whitespace is in the BMP) and cuts the units.
+    #[test]
+    fn catalog_entries_keep_lone_surrogates(u in units(), max in 3usize..40) {
+        let is_ws = |c: u16| JS_WS.contains(&u32::from(c));
+        let mut collapsed: Vec<u16> = Vec::new();
+        let mut pending = false;
+        for &c in &u {
+            if is_ws(c) {
+                pending = true;
+                continue;
+            }
+            if pending && !collapsed.is_empty() {
+                collapsed.push(b' ' as u16);
+            }
+            pending = false;
+            collapsed.push(c);
+        }
+        let want = if collapsed.len() <= max {
+            collapsed.clone()
+        } else {
+            [&collapsed[..max - 3], &[b'.' as u16; 3][..]].concat()
+        };
+        let e = CatalogEntry::from_js("x", &JsStr::from_utf16(&u), max);
+        prop_assert_eq!(e.description.0, want);
+        prop_assert_eq!(e.normalized_len, collapsed.len());
+    }
+}
+
+/// UTF-16 code units rich in lone surrogates, U+FFFD, pairs and whitespace.
+fn units() -> impl Strategy<Value = Vec<u16>> {
+    let unit = prop::sample::select(vec![
+        0xD800u16, 0xDBFF, 0xDC00, 0xDFFF, 0xD83D, 0xDE00, 0xFFFD, 0x20, 0x09, 0x0A, 0xA0, 0x3000, 0xFEFF, 0x61, 0x2E,
+    ]);
+    prop::collection::vec(unit, 0..30)
 }

@@ -18,6 +18,7 @@ mod human;
 mod integrations;
 mod js_props;
 mod lint;
+mod lone_surrogates;
 mod lsp;
 mod pty;
 mod watch;

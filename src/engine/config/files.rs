@@ -149,7 +149,7 @@ pub fn settings_default(path: &str, text: &str) -> Result<Option<(String, Loc)>,
     let at = Loc { source: Rc::new(Source::File(path.to_string())), line };
     match section.get("default") {
         None | Some(crate::engine::yaml::Value::Null) => Ok(None),
-        Some(crate::engine::yaml::Value::String(s)) => Ok(Some((s.clone(), at))),
+        Some(crate::engine::yaml::Value::String(s)) => Ok(Some((s.to_string(), at))),
         Some(_) => Err(refuse(format!("{at}: settings \"agent-presets.default\" must be a string"))),
     }
 }

@@ -61,6 +61,9 @@ pub(crate) struct Doc {
     pub nodes: Vec<Node>,
     pub root: Option<usize>,
     pub schema: SchemaKind,
+    /// The first of the 2,048 chars that stand for lone surrogates in string values (see
+    /// `yaml::parse`); `None` when the document has no surrogate escape.
+    pub lone_base: Option<u32>,
 }
 
 /// Props (anchor, tag) lexed from the source at a node's start.
@@ -350,6 +353,7 @@ pub(crate) struct Composer<'a, 'b> {
     pub(crate) placeholders: Vec<(char, char)>,
     /// the document's schema (from the `%YAML` directive, see `errmap::prescan`)
     pub(crate) schema: SchemaKind,
+    pub(crate) lone_base: Option<u32>,
     /// the next collection frame is a dropped value; how many dropped frames are open
     drop_next_frame: bool,
     dropped_depth: usize,
@@ -429,6 +433,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             last_node_end: 0,
             placeholders: Vec::new(),
             schema: SchemaKind::Core,
+            lone_base: None,
             drop_next_frame: false,
             dropped_depth: 0,
             drop_marks: Vec::new(),
@@ -1471,10 +1476,13 @@ impl<'a, 'b> Composer<'a, 'b> {
                         let Some(h) = svz_scalar_hash(value) else { continue };
                         let same = seen.entry(h).or_default();
                         if same.iter().any(|s| same_value_zero_scalar(s, value)) {
-                            errs.push(format!(
-                                "Ordered maps must not include duplicate keys: {}",
-                                scalar_js_string(value)
-                            ));
+                            let key = scalar_js_string(value);
+                            // the message goes out as UTF-8: lone surrogates as U+FFFD
+                            let key = match self.lone_base {
+                                Some(base) => crate::engine::js::JsStr::from_stand_ins(key, base).into_string(),
+                                None => key,
+                            };
+                            errs.push(format!("Ordered maps must not include duplicate keys: {key}"));
                         } else {
                             same.push(value);
                         }
@@ -1556,7 +1564,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         if failed || scan_error.is_some() {
             return (ComposeOutcome::Failed, diags, scan_error, second_doc, self.retry);
         }
-        let doc = Doc { nodes: self.nodes, root: self.root, schema: self.schema };
+        let doc = Doc { nodes: self.nodes, root: self.root, schema: self.schema, lone_base: self.lone_base };
         (ComposeOutcome::Done(doc), diags, None, second_doc, None)
     }
 }

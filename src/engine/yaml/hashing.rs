@@ -65,11 +65,12 @@ impl KeyIndex {
         KeyIndex { first: map_with_capacity(n), next: Vec::with_capacity(n) }
     }
 
-    /// Position of `key`, comparing candidates with `key_at`.
-    pub fn find<'a>(&self, key: &str, key_at: impl Fn(usize) -> &'a str) -> Option<usize> {
-        let mut i = *self.first.get(&hash_str(key))?;
+    /// Position of a key whose text (what [`Self::push`] hashed) is `text`, comparing
+    /// candidates with `is_key`.
+    pub fn find_by(&self, text: &str, is_key: impl Fn(usize) -> bool) -> Option<usize> {
+        let mut i = *self.first.get(&hash_str(text))?;
         while i != NONE {
-            if key_at(i as usize) == key {
+            if is_key(i as usize) {
                 return Some(i as usize);
             }
             i = self.next[i as usize];
@@ -111,8 +112,8 @@ mod tests {
         for k in keys {
             ix.push(k);
         }
-        assert_eq!(ix.find("a", |i| keys[i]), Some(2));
-        assert_eq!(ix.find("c", |i| keys[i]), Some(3));
-        assert_eq!(ix.find("d", |i| keys[i]), None);
+        assert_eq!(ix.find_by("a", |i| keys[i] == "a"), Some(2));
+        assert_eq!(ix.find_by("c", |i| keys[i] == "c"), Some(3));
+        assert_eq!(ix.find_by("d", |i| keys[i] == "d"), None);
     }
 }

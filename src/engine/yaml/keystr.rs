@@ -28,6 +28,8 @@ struct Ctx {
     actual_string: bool,
     /// the document's schema (which plain strings need quotes, how numbers and bools print)
     schema: SchemaKind,
+    /// the document's stand-ins for lone surrogates (`Doc::lone_base`)
+    lone_base: Option<u32>,
 }
 
 struct St<'d> {
@@ -108,7 +110,7 @@ pub(crate) fn stringify_key_node(
         NoteMap::default()
     };
     let mut st = St { doc, text, known, anchors: HashSet::new(), notes };
-    let mut ctx = Ctx { schema: doc.schema, ..Ctx::default() };
+    let mut ctx = Ctx { schema: doc.schema, lone_base: doc.lone_base, ..Ctx::default() };
     match &doc.nodes[id].kind {
         NodeKind::Alias { name, .. } => Ok(format!("*{name}")),
         NodeKind::Seq { .. } | NodeKind::Map { .. } => st.collection(id, &mut ctx),
@@ -169,6 +171,7 @@ impl St<'_> {
             indent_at_start: ctx.indent_at_start,
             actual_string: false,
             schema: ctx.schema,
+            lone_base: ctx.lone_base,
         };
         let mut req_newline = false;
         let mut lines: Vec<String> = Vec::new();
@@ -301,6 +304,7 @@ impl St<'_> {
             indent_at_start: ctx.indent_at_start,
             actual_string: false,
             schema: ctx.schema,
+            lone_base: ctx.lone_base,
         };
         let mut s = self.stringify(k, &mut c2)?;
         let key_comment = comment_string(&self.notes(k).comment);
@@ -788,9 +792,15 @@ fn has_control(s: &str) -> bool {
     })
 }
 
+/// A char that stands for a lone surrogate (`Doc::lone_base`).
+fn is_stand_in(c: char, lone_base: Option<u32>) -> bool {
+    lone_base.is_some_and(|b| (b..b + 0x800).contains(&(c as u32)))
+}
+
 fn stringify_string(value: &str, style: ScalarStyle, ctx: &mut Ctx) -> String {
     let mut ty = style;
-    if ty != ScalarStyle::DoubleQuoted && has_control(value) {
+    // "force double quotes on control characters & unpaired surrogates"
+    if ty != ScalarStyle::DoubleQuoted && (has_control(value) || value.chars().any(|c| is_stand_in(c, ctx.lone_base))) {
         ty = ScalarStyle::DoubleQuoted;
     }
     match ty {
@@ -877,7 +887,18 @@ fn single_quoted_string(value: &str, ctx: &mut Ctx) -> String {
 }
 
 fn double_quoted_string(value: &str, ctx: &mut Ctx) -> String {
-    let json: Vec<char> = serde_json::to_string(value).unwrap_or_default().chars().collect();
+    let mut json: Vec<char> = serde_json::to_string(value).unwrap_or_default().chars().collect();
+    if json.iter().any(|&c| is_stand_in(c, ctx.lone_base)) {
+        // `JSON.stringify` writes a lone surrogate as a `\udxxx` escape
+        let base = ctx.lone_base.unwrap_or(0);
+        json = json
+            .into_iter()
+            .flat_map(|c| match is_stand_in(c, ctx.lone_base) {
+                true => format!("\\u{:04x}", 0xD800 + (c as u32 - base)).chars().collect::<Vec<_>>(),
+                false => vec![c],
+            })
+            .collect();
+    }
     let indent =
         if ctx.indent.is_empty() && contains_document_marker(value) { "  ".to_string() } else { ctx.indent.clone() };
     let json_len16 = json.iter().map(|c| c.len_utf16()).sum::<usize>();

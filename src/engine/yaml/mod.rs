@@ -29,6 +29,7 @@ mod tests;
 #[cfg(test)]
 mod tests_oracle;
 
+pub use crate::engine::js::JsStr;
 pub use number::js_number_to_string;
 pub use value::{Object, Value};
 
@@ -138,6 +139,41 @@ pub fn parse(text: &str) -> Result<Parsed, YamlError> {
             })
         }
     }
+}
+
+/// Where lone surrogates go while the layer holds them in Rust strings.
+///
+/// npm yaml's strings are JavaScript strings: a `"\ud800"` escape is a lone surrogate, a code
+/// unit a Rust `String` cannot hold. When the text has an escape of a surrogate, saphyr's scanner
+/// writes each lone one as the char `base + (unit - 0xD800)` (vendored patch 14), where the 2,048
+/// chars from `base` are a block of the supplementary private use planes that the input (with its
+/// `\r`/NUL stand-ins already in place) does not use; values
+/// and property names turn them back into code units ([`JsStr::from_stand_ins`]). So two keys
+/// that differ only in lone surrogates stay two keys, as in npm yaml. `None` when there is no such
+/// escape, or (never seen) when the input uses all 64 blocks: lone surrogates are then U+FFFD.
+fn lone_surrogate_base(input: &str) -> Option<u32> {
+    let b = input.as_bytes();
+    let escape = |i: usize, digits: usize| -> bool {
+        let Some(hex) = b.get(i + 2..i + 2 + digits) else { return false };
+        let Ok(hex) = std::str::from_utf8(hex) else { return false };
+        u32::from_str_radix(hex, 16).is_ok_and(|v| (0xD800..0xE000).contains(&v))
+    };
+    let has_surrogate_escape = b.iter().enumerate().filter(|&(_, &c)| c == b'\\').any(|(i, _)| match b.get(i + 1) {
+        Some(b'u') => escape(i, 4),
+        Some(b'U') => escape(i, 8),
+        _ => false,
+    });
+    if !has_surrogate_escape {
+        return None;
+    }
+    // blocks of 0x800 chars in U+F0000..U+10FFFF: 0..31 plane 15, 32..63 plane 16
+    let mut used = [false; 64];
+    for c in input.chars() {
+        if let Some(d) = (c as u32).checked_sub(0xF0000) {
+            used[(d >> 11) as usize] = true;
+        }
+    }
+    (32..64).chain(0..32).find(|&i| !used[i]).map(|i| 0xF0000 + ((i as u32) << 11))
 }
 
 /// `text` with the lines of the region `text[from..to]` (bytes) turned into comment lines (a
@@ -252,10 +288,13 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
             }
         };
         let (input, placeholders) = saphyr_input(cur_text, &pre);
+        let lone_base = lone_surrogate_base(&input);
         let mut parser = saphyr_parser::Parser::new_from_str(&input);
+        parser.set_lone_surrogate_base(lone_base);
         let mut composer = Composer::new(cur_src, pre.tag_prefixes.clone(), pre.doc1_end);
         composer.placeholders = placeholders;
         composer.schema = pre.schema;
+        composer.lone_base = lone_base;
         let (outcome, diags, scan_err, second_doc, retry) = composer.run(&mut parser);
         if let Some((dash, end)) = retry
             && rounds < 8

@@ -4,7 +4,18 @@
 use super::*;
 use serde_json::{Value as J, json};
 
-/// The canonical encoding used by `oracle/oracle.js`.
+/// A string: a JSON string, or with lone surrogates `{"lone": JSON.stringify(s)}` (a
+/// `serde_json` string cannot hold them).
+fn enc_str(s: &JsStr) -> J {
+    if !s.has_lone_surrogate() {
+        return J::String(s.to_string());
+    }
+    let mut out = String::new();
+    crate::engine::js::json_stringify_utf16(&s.to_utf16(), &mut out);
+    json!({ "lone": out })
+}
+
+/// The canonical encoding used by `oracle/oracle.js` (strings with lone surrogates: [`enc_str`]).
 pub(crate) fn enc(v: &Value) -> J {
     match v {
         Value::Null => J::Null,
@@ -13,10 +24,10 @@ pub(crate) fn enc(v: &Value) -> J {
             let s = if *x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { js_number_to_string(*x) };
             json!({ "num": s })
         }
-        Value::String(s) => J::String(s.clone()),
+        Value::String(s) => enc_str(s),
         Value::Array(a) => J::Array(a.iter().map(enc).collect()),
         Value::Object(o) => {
-            json!({ "obj": o.iter().map(|(k, v)| json!([k, enc(v)])).collect::<Vec<_>>() })
+            json!({ "obj": o.iter_js().map(|(k, v)| json!([enc_str(k), enc(v)])).collect::<Vec<_>>() })
         }
         Value::Date(t) => json!({ "date": js_number_to_string(*t) }),
         Value::Buffer(b) => json!({ "buf": b }),
@@ -120,9 +131,9 @@ fn object_api_and_order() {
     assert_eq!(o.get("a"), Some(&Value::Number(2.0)));
     assert_eq!(o.get("zz"), None);
     let mut o2 = Object::new();
-    o2.insert("x".into(), Value::Null);
-    o2.insert("5".into(), Value::Null);
-    o2.insert("x".into(), Value::Bool(true));
+    o2.insert("x", Value::Null);
+    o2.insert("5", Value::Null);
+    o2.insert("x", Value::Bool(true));
     let keys: Vec<&str> = o2.iter().map(|(k, _)| k).collect();
     assert_eq!(keys, ["5", "x"]);
     assert_eq!(o2.get("x"), Some(&Value::Bool(true)));
@@ -322,4 +333,51 @@ fn sets_and_ordered_maps_by_same_value_zero() {
     let e = parse("o: !!omap\n  - .nan: 1\n  - .NaN: 2\n").unwrap_err();
     assert!(e.message.contains("Ordered maps must not include duplicate keys"), "{}", e.message);
     assert!(parse("o: !!omap\n  - 1: a\n  - '1': b\n").is_ok(), "1 and '1' differ");
+}
+
+/// Lone surrogates from `\ud800`-style escapes are JavaScript string code units in npm yaml:
+/// keys that differ only in them are two keys, pairs that meet across an escaped line break are
+/// one character. Expected values from npm yaml 2.9.0 (`tools/yaml-oracle/q.sh`).
+#[test]
+fn lone_surrogates_are_kept_as_code_units() {
+    let lone = |s: &str| json!({ "lone": s });
+    let cases: Vec<(&str, J)> = vec![
+        (
+            "a: {\"\\ud800\": 1, \"\\ud801\": 2}",
+            json!({"obj": [["a", {"obj": [[lone(r#""\ud800""#), {"num": "1"}], [lone(r#""\ud801""#), {"num": "2"}]]}]]}),
+        ),
+        (
+            "a: {\"\\ud800\": 1, \"\\ufffd\": 2}",
+            json!({"obj": [["a", {"obj": [[lone(r#""\ud800""#), {"num": "1"}], ["\u{FFFD}", {"num": "2"}]]}]]}),
+        ),
+        ("a: \"\\ud83d\\\n  \\ude00\"", json!({"obj": [["a", "\u{1F600}"]]})),
+        ("a: \"\\ud83d\n  \\ude00\"", json!({"obj": [["a", lone(r#""\ud83d \ude00""#)]]})),
+        ("a: \"\\U0000d800\"", json!({"obj": [["a", lone(r#""\ud800""#)]]})),
+        ("a: \"\\ud83d\\U0000de00\"", json!({"obj": [["a", "\u{1F600}"]]})),
+        ("? [\"\\ud800\", b]\n: 1", json!({"obj": [["[ \"\\ud800\", b ]", {"num": "1"}]]})),
+        ("? {\"\\ud800x\": 1}\n: 1", json!({"obj": [["{ \"\\ud800x\": 1 }", {"num": "1"}]]})),
+        (
+            "a: !!set {\"\\ud800\", \"\\udc00\"}",
+            json!({"obj": [["a", {"set": [lone(r#""\ud800""#), lone(r#""\udc00""#)]}]]}),
+        ),
+        (
+            "a: !!omap [\"\\ud800\": 1, \"\\udc00\": 2]",
+            json!({"obj": [["a", {"map": [[lone(r#""\ud800""#), {"num": "1"}], [lone(r#""\udc00""#), {"num": "2"}]]}]]}),
+        ),
+        (
+            "\"\\ud800\": &x 1\n\"\\udc00\": *x",
+            json!({"obj": [[lone(r#""\ud800""#), {"num": "1"}], [lone(r#""\udc00""#), {"num": "1"}]]}),
+        ),
+        // the stand-ins move off a block of chars the document uses
+        ("a: \"\u{100000}\\ud800\u{10F800}\"", json!({"obj": [["a", lone("\"\u{100000}\\ud800\u{10F800}\"")]]})),
+    ];
+    for (text, expected) in cases {
+        let p = parse(text).unwrap_or_else(|e| panic!("{text:?}: {}", e.pretty));
+        assert_eq!(enc(&p.value), expected, "{text:?}");
+    }
+    let e = parse("a: {\"\\ud800\": 1, \"\\ud800\": 2}").unwrap_err();
+    assert_eq!((e.message.as_str(), e.pos.map(|p| (p.line, p.col_utf16))), ("Map keys must be unique", Some((1, 18))));
+    // a message goes out as UTF-8: the lone surrogate as U+FFFD
+    let e = parse("a: !!omap [\"\\ud800\": 1, \"\\ud800\": 2]").unwrap_err();
+    assert_eq!(e.message, "Ordered maps must not include duplicate keys: \u{FFFD}");
 }

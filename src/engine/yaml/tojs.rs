@@ -11,6 +11,7 @@ use super::keystr;
 use super::number::js_number_to_string;
 use super::schema::Scalar;
 use super::value::{Object, Value};
+use crate::engine::js::JsStr;
 use crate::engine::jsdate::date_to_string;
 
 const MAX_ALIAS_COUNT: f64 = 100.0;
@@ -55,7 +56,7 @@ impl SvzIndex {
             Value::Null => Svz::Null,
             Value::Bool(b) => Svz::Bool(*b),
             Value::Number(x) => Svz::Number(*x),
-            Value::String(s) => Svz::Str(s),
+            Value::String(s) => Svz::Str(s.as_str()),
             _ => Svz::Object(id?),
         }))
     }
@@ -84,7 +85,7 @@ impl SvzIndex {
 }
 
 struct ObjBuilder {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(JsStr, Value)>,
     index: Option<KeyIndex>,
 }
 
@@ -92,16 +93,16 @@ impl ObjBuilder {
     fn new() -> Self {
         ObjBuilder { entries: Vec::new(), index: None }
     }
-    fn position(&self, k: &str) -> Option<usize> {
+    fn position(&self, k: &JsStr) -> Option<usize> {
         match &self.index {
-            Some(ix) => ix.find(k, |i| self.entries[i].0.as_str()),
+            Some(ix) => ix.find_by(k, |i| self.entries[i].0 == *k),
             None => self.entries.iter().position(|(e, _)| e == k),
         }
     }
-    fn has(&self, k: &str) -> bool {
+    fn has(&self, k: &JsStr) -> bool {
         self.position(k).is_some()
     }
-    fn set(&mut self, k: String, v: Value) {
+    fn set(&mut self, k: JsStr, v: Value) {
         if let Some(i) = self.position(&k) {
             self.entries[i].1 = v;
             return;
@@ -147,7 +148,7 @@ enum Frame {
         idx: usize,
         /// 0 = key next, 1 = value next
         phase: u8,
-        key: Option<(Res, String)>,
+        key: Option<(Res, JsStr)>,
         out: MapOut,
         top_level: bool,
     },
@@ -225,12 +226,15 @@ impl<'d> ToJs<'d> {
         }
     }
 
-    fn scalar_value(s: &Scalar) -> Value {
+    fn scalar_value(s: &Scalar, lone_base: Option<u32>) -> Value {
         match s {
             Scalar::Null => Value::Null,
             Scalar::Bool(b) => Value::Bool(*b),
             Scalar::Number(x) => Value::Number(*x),
-            Scalar::Str(s) => Value::String(s.clone()),
+            Scalar::Str(s) => Value::String(match lone_base {
+                Some(base) => JsStr::from_stand_ins(s.clone(), base),
+                None => JsStr::new(s.clone()),
+            }),
             Scalar::Date(t) => Value::Date(*t),
             Scalar::Buffer(b) => Value::Buffer(b.clone()),
             // A JS Symbol: a `!!merge`-tagged scalar that is not a key.
@@ -247,7 +251,7 @@ impl<'d> ToJs<'d> {
         }
         match &node.kind {
             NodeKind::Scalar { value, .. } => {
-                let v = Self::scalar_value(value);
+                let v = Self::scalar_value(value, self.doc.lone_base);
                 let ident = match value {
                     Scalar::Date(_) | Scalar::Buffer(_) => Some(id),
                     _ => None,
@@ -493,7 +497,7 @@ impl<'d> ToJs<'d> {
                             *idx += 1;
                         }
                         MapOut::JsMap(..) => {
-                            *key = Some((r, String::new()));
+                            *key = Some((r, JsStr::default()));
                             *phase = 1;
                         }
                         MapOut::Object(_) => {
@@ -515,7 +519,7 @@ impl<'d> ToJs<'d> {
                     match out {
                         MapOut::Object(o) => {
                             if *top_level {
-                                self.top_keys.push(TopKey { key: sk.clone(), key_node: knode, value_node: vnode });
+                                self.top_keys.push(TopKey { key: sk.to_string(), key_node: knode, value_node: vnode });
                             }
                             o.set(sk, r.v);
                         }
@@ -563,25 +567,26 @@ impl<'d> ToJs<'d> {
     }
 
     /// `stringifyKey(key, jsKey, ctx)`
-    fn stringify_key(&mut self, key_node: Option<usize>, v: &Value) -> Result<String, Diag> {
+    fn stringify_key(&mut self, key_node: Option<usize>, v: &Value) -> Result<JsStr, Diag> {
         Ok(match v {
-            Value::Null => String::new(),
-            Value::Bool(b) => b.to_string(),
-            Value::Number(x) => js_number_to_string(*x),
+            Value::Null => JsStr::default(),
+            Value::Bool(b) => b.to_string().into(),
+            Value::Number(x) => js_number_to_string(*x).into(),
             Value::String(s) => s.clone(),
-            Value::Symbol(d) => format!("Symbol({d})"),
+            Value::Symbol(d) => format!("Symbol({d})").into(),
             _ => {
-                let s = match key_node.map(|k| (k, &self.doc.nodes[k].kind)) {
+                let s: JsStr = match key_node.map(|k| (k, &self.doc.nodes[k].kind)) {
                     Some((_, NodeKind::Scalar { value, .. })) => match value {
-                        Scalar::Date(t) => date_to_string(*t),
-                        Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
-                        other => super::compose::scalar_js_string(other),
+                        Scalar::Date(t) => date_to_string(*t).into(),
+                        Scalar::Buffer(b) => String::from_utf8_lossy(b).into_owned().into(),
+                        other => super::compose::scalar_js_string(other).into(),
                     },
-                    Some((k, _)) => keystr::stringify_key_node(self.doc, self.text, k, &self.anchor_names)?,
+                    // lone surrogates come out as `\udxxx` escapes
+                    Some((k, _)) => keystr::stringify_key_node(self.doc, self.text, k, &self.anchor_names)?.into(),
                     None => js_to_string(v),
                 };
                 if !self.map_key_warned {
-                    let mut json = serde_json::to_string(&s).unwrap_or_default();
+                    let mut json = serde_json::to_string(s.as_str()).unwrap_or_default();
                     let units: Vec<u16> = json.encode_utf16().collect();
                     if units.len() > 40 {
                         json = String::from_utf16_lossy(&units[..36]) + "...\"";
@@ -693,26 +698,31 @@ fn same_value_zero(a: &Value, aid: Option<usize>, b: &Value, bid: Option<usize>)
 }
 
 /// JS `String(value)` / ToPropertyKey.
-pub(crate) fn js_to_string(v: &Value) -> String {
+pub(crate) fn js_to_string(v: &Value) -> JsStr {
     match v {
         Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(x) => js_number_to_string(*x),
+        Value::Bool(b) => b.to_string().into(),
+        Value::Number(x) => js_number_to_string(*x).into(),
         Value::String(s) => s.clone(),
-        Value::Array(a) => a
-            .iter()
-            .map(|x| match x {
-                Value::Null => String::new(),
-                other => js_to_string(other),
-            })
-            .collect::<Vec<_>>()
-            .join(","),
+        Value::Array(a) => {
+            // `Array.prototype.join(",")`: null (and undefined) items are empty
+            let mut out = JsStr::default();
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(",");
+                }
+                if !matches!(x, Value::Null) {
+                    out.push_js(&js_to_string(x));
+                }
+            }
+            out
+        }
         Value::Object(_) => "[object Object]".into(),
-        Value::Date(t) => date_to_string(*t),
-        Value::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
+        Value::Date(t) => date_to_string(*t).into(),
+        Value::Buffer(b) => String::from_utf8_lossy(b).into_owned().into(),
         Value::Map(_) => "[object Map]".into(),
         Value::Set(_) => "[object Set]".into(),
-        Value::Circular => String::new(),
-        Value::Symbol(d) => format!("Symbol({d})"),
+        Value::Circular => JsStr::default(),
+        Value::Symbol(d) => format!("Symbol({d})").into(),
     }
 }

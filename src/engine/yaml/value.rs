@@ -1,6 +1,7 @@
 //! JS values as returned by `YAML.parse`.
 
 use super::hashing::KeyIndex;
+use crate::engine::js::JsStr;
 
 /// A JS value as `YAML.parse` returns it.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,8 +12,8 @@ pub enum Value {
     Bool(bool),
     /// a JS number (double)
     Number(f64),
-    /// a string
-    String(String),
+    /// a string (a JavaScript string: lone surrogates kept, see [`JsStr`])
+    String(JsStr),
     /// a JS array
     Array(Vec<Value>),
     /// a plain JS object with JS property order
@@ -38,7 +39,7 @@ pub enum Value {
 /// (canonical array-index keys ascending first, then the rest in insertion order).
 #[derive(Debug, Clone, Default)]
 pub struct Object {
-    entries: Vec<(String, Value)>,
+    entries: Vec<(JsStr, Value)>,
     /// Number of leading entries whose key is an array index (kept sorted).
     n_index: usize,
     /// key -> position, built only for larger objects.
@@ -74,7 +75,14 @@ impl Object {
 
     fn position(&self, key: &str) -> Option<usize> {
         if let Some(ix) = &self.index {
-            return ix.find(key, |i| self.entries[i].0.as_str());
+            return ix.find_by(key, |i| self.entries[i].0 == key);
+        }
+        self.entries.iter().position(|(k, _)| k == key)
+    }
+
+    fn position_js(&self, key: &JsStr) -> Option<usize> {
+        if let Some(ix) = &self.index {
+            return ix.find_by(key, |i| self.entries[i].0 == *key);
         }
         self.entries.iter().position(|(k, _)| k == key)
     }
@@ -89,9 +97,15 @@ impl Object {
         self.position(key).is_some()
     }
 
-    /// Properties in JS enumeration order (`Object.keys` order).
+    /// Properties in JS enumeration order (`Object.keys` order), names as Node writes them
+    /// (lone surrogates as U+FFFD).
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// [`Self::iter`] with the exact property names.
+    pub fn iter_js(&self) -> impl Iterator<Item = (&JsStr, &Value)> {
+        self.entries.iter().map(|(k, v)| (k, v))
     }
 
     /// Number of own properties.
@@ -105,8 +119,9 @@ impl Object {
     }
 
     /// JS `obj[key] = value`: an existing property keeps its position.
-    pub fn insert(&mut self, key: String, value: Value) {
-        if let Some(i) = self.position(&key) {
+    pub fn insert(&mut self, key: impl Into<JsStr>, value: Value) {
+        let key = key.into();
+        if let Some(i) = self.position_js(&key) {
             self.entries[i].1 = value;
             return;
         }
@@ -146,7 +161,7 @@ impl Object {
 
     /// From unique-key pairs in insertion order plus an optional key index
     /// (reused when no array-index key forces a reorder).
-    pub(crate) fn from_parts(pairs: Vec<(String, Value)>, index: Option<KeyIndex>) -> Self {
+    pub(crate) fn from_parts(pairs: Vec<(JsStr, Value)>, index: Option<KeyIndex>) -> Self {
         if !pairs.iter().any(|(k, _)| array_index(k).is_some()) {
             let mut o = Object { entries: pairs, n_index: 0, index };
             if o.index.is_none() && o.entries.len() > INDEX_THRESHOLD {
@@ -158,7 +173,7 @@ impl Object {
     }
 
     /// Bulk builder from unique-key pairs in insertion order.
-    pub(crate) fn from_unordered(pairs: Vec<(String, Value)>) -> Self {
+    pub(crate) fn from_unordered(pairs: Vec<(JsStr, Value)>) -> Self {
         // `pairs` has unique keys in insertion order.
         let mut idx: Vec<(u32, usize)> = Vec::new();
         for (i, (k, _)) in pairs.iter().enumerate() {
@@ -171,7 +186,7 @@ impl Object {
         } else {
             idx.sort_by_key(|&(n, _)| n);
             let n_index = idx.len();
-            let mut slots: Vec<Option<(String, Value)>> = pairs.into_iter().map(Some).collect();
+            let mut slots: Vec<Option<(JsStr, Value)>> = pairs.into_iter().map(Some).collect();
             let mut out = Vec::with_capacity(slots.len());
             for &(_, i) in &idx {
                 if let Some(e) = slots[i].take() {
@@ -209,7 +224,7 @@ impl Value {
             Value::Null | Value::Circular | Value::Symbol(_) => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Number(x) => number_to_json(*x),
-            Value::String(s) => J::String(s.clone()),
+            Value::String(s) => J::String(s.to_string()),
             Value::Array(a) => J::Array(a.iter().map(Value::to_json).collect()),
             Value::Object(o) => {
                 let mut m = serde_json::Map::with_capacity(o.len());
@@ -238,7 +253,7 @@ impl Value {
     /// Convenience: the string if this is a `String`.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::String(s) => Some(s),
+            Value::String(s) => Some(s.as_str()),
             _ => None,
         }
     }

@@ -310,6 +310,12 @@ where
 }
 
 impl<'input, T: Input> Parser<'input, T> {
+    /// dsh-skills patch (14): escapes of lone surrogates in double-quoted scalars become the
+    /// chars from `base` (`base + unit - 0xD800`) instead of U+FFFD.
+    pub fn set_lone_surrogate_base(&mut self, base: Option<u32>) {
+        self.scanner.set_lone_surrogate_base(base);
+    }
+
     /// Create a new instance of a parser from the given input of characters.
     pub fn new(src: T) -> Self {
         Parser {

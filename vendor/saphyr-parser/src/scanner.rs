@@ -451,6 +451,10 @@ pub struct Scanner<'input, T> {
     flow_value_ended: bool,
     // dsh-skills patch: `flow_value_ended` as seen by the token being fetched
     value_after_flow_value: bool,
+    // dsh-skills patch (14): when set, escapes of lone surrogates become the char
+    // `base + (unit - 0xD800)` (2,048 chars the document does not use, chosen by the caller)
+    // instead of U+FFFD, so that the caller can hold them in Rust strings.
+    lone_base: Option<u32>,
     // dsh-skills patch (13): 1 + the number of the last token that ended a node (a scalar, an
     // alias, an outermost flow collection, or a block collection by a `BlockEnd`); a node ended
     // just before the token being fetched when it equals `tokens_parsed + tokens.len()`
@@ -544,6 +548,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             flow_value_ended: self.flow_value_ended,
             value_after_flow_value: self.value_after_flow_value,
             node_end_token: self.node_end_token,
+            lone_base: self.lone_base,
             indentless_seq_col: self.indentless_seq_col,
             explicit_key_indent: self.explicit_key_indent,
             no_seq_line: self.no_seq_line,
@@ -596,7 +601,40 @@ impl<'input, T: Input> Iterator for Scanner<'input, T> {
 /// A convenience alias for scanner functions that may fail without returning a value.
 pub type ScanResult = Result<(), ScanError>;
 
+/// dsh-skills patch (14): replace each stand-in of a high surrogate directly followed by one of a
+/// low surrogate (see `Scanner::lone_base`) by the character the pair encodes.
+fn join_stand_in_pairs(string: &mut String, base: u32) {
+    let unit = |c: char| (c as u32).checked_sub(base).filter(|&d| d < 0x800).map(|d| 0xD800 + d);
+    let mut chars = string.chars().peekable();
+    let mut joined: Option<String> = None;
+    let mut at = 0;
+    while let Some(c) = chars.next() {
+        let len = c.len_utf8();
+        if let (Some(hi @ 0xD800..=0xDBFF), Some(&next)) = (unit(c), chars.peek())
+            && let Some(lo @ 0xDC00..=0xDFFF) = unit(next)
+        {
+            let out = joined.get_or_insert_with(|| string[..at].to_owned());
+            out.push(char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)).unwrap_or('\u{FFFD}'));
+            chars.next();
+            at += len + next.len_utf8();
+            continue;
+        }
+        if let Some(out) = &mut joined {
+            out.push(c);
+        }
+        at += len;
+    }
+    if let Some(out) = joined {
+        *string = out;
+    }
+}
+
 impl<'input, T: Input> Scanner<'input, T> {
+    /// dsh-skills patch (14): see `lone_base`.
+    pub fn set_lone_surrogate_base(&mut self, base: Option<u32>) {
+        self.lone_base = base;
+    }
+
     /// Creates the YAML tokenizer.
     pub fn new(input: T) -> Self {
         Scanner {
@@ -617,6 +655,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             flow_value_ended: false,
             value_after_flow_value: false,
             node_end_token: 0,
+            lone_base: None,
             indentless_seq_col: -2,
             explicit_key_indent: -2,
             no_seq_line: 0,
@@ -2276,6 +2315,12 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
         }
 
+        // dsh-skills patch (14): a high and a low surrogate that meet only in the folded value
+        // (`"\ud83d\<line break>\ude00"`) are one character in JavaScript.
+        if let (Some(base), false) = (self.lone_base, single) {
+            join_stand_in_pairs(&mut string, base);
+        }
+
         let style = if single {
             ScalarStyle::SingleQuoted
         } else {
@@ -2419,7 +2464,12 @@ impl<'input, T: Input> Scanner<'input, T> {
                         return Ok(char::from_u32(c).unwrap_or('\u{FFFD}'));
                     }
                 }
-                return Ok('\u{FFFD}');
+                // dsh-skills patch (14): with a stand-in base, a lone surrogate is the char
+                // `base + (unit - 0xD800)` (see `lone_base`), so the layer keeps it.
+                return Ok(match self.lone_base {
+                    Some(base) => char::from_u32(base + (value - 0xD800)).unwrap_or('\u{FFFD}'),
+                    None => '\u{FFFD}',
+                });
             }
             let Some(ch) = char::from_u32(value) else {
                 return Err(ScanError::new_str(
