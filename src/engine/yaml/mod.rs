@@ -158,7 +158,7 @@ fn lone_surrogate_base(input: &str) -> Option<u32> {
         let Ok(hex) = std::str::from_utf8(hex) else { return false };
         u32::from_str_radix(hex, 16).is_ok_and(|v| (0xD800..0xE000).contains(&v))
     };
-    let has_surrogate_escape = b.iter().enumerate().filter(|&(_, &c)| c == b'\\').any(|(i, _)| match b.get(i + 1) {
+    let has_surrogate_escape = memchr::memchr_iter(b'\\', b).any(|i| match b.get(i + 1) {
         Some(b'u') => escape(i, 4),
         Some(b'U') => escape(i, 8),
         _ => false,
