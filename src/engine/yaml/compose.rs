@@ -358,8 +358,12 @@ pub(crate) struct Composer<'a, 'b> {
     drop_next_frame: bool,
     dropped_depth: usize,
     /// (errors, warnings) counts when each open dropped value began: npm yaml never composes
-    /// that value, so nothing the composer reports inside it stands
-    drop_marks: Vec<(usize, usize)>,
+    /// that value, so nothing the composer reports inside it stands; with the byte of its `-`
+    /// and the mapping's indentation
+    drop_marks: Vec<(usize, usize, usize, usize)>,
+    /// a dropped sequence (its `-` and the byte where npm yaml's parser ends it) that saphyr
+    /// failed inside: `mod.rs` blanks it and runs saphyr again
+    pub(crate) retry: Option<(usize, usize)>,
     /// start of the first content line when npm yaml's lexer strips a U+FEFF there (saphyr
     /// patch 11): the mark is not a column of that line's indentation
     bom_line_start: Option<usize>,
@@ -383,8 +387,29 @@ fn stripped_bom_line(text: &str) -> Option<usize> {
     None
 }
 
-/// (outcome, diagnostics, saphyr error, second document start)
-pub(crate) type RunResult = (ComposeOutcome, Diags, Option<ScanError>, Option<(usize, bool)>);
+/// The column of a `:` that is the last of the indicators (`-`, `?`, `:` with white space after
+/// each) starting the line of byte `pos`, when only they and spaces precede `pos` on that line.
+fn last_line_start_colon(text: &str, pos: usize) -> Option<usize> {
+    let ls = indent::line_start(text, pos);
+    let pre = &text.as_bytes()[ls..pos];
+    let mut i = pre.iter().take_while(|&&c| c == b' ').count();
+    let mut last = None;
+    while i < pre.len() && matches!(pre[i], b'-' | b'?' | b':') && matches!(pre.get(i + 1), None | Some(b' ' | b'\t')) {
+        last = Some((pre[i], i));
+        i += 1;
+        while i < pre.len() && matches!(pre[i], b' ' | b'\t') {
+            i += 1;
+        }
+    }
+    match last {
+        Some((b':', col)) if i == pre.len() => Some(col),
+        _ => None,
+    }
+}
+
+/// (outcome, diagnostics, saphyr error, second document start, dropped region to blank and
+/// run again: `Composer::retry`)
+pub(crate) type RunResult = (ComposeOutcome, Diags, Option<ScanError>, Option<(usize, bool)>, Option<(usize, usize)>);
 
 pub(crate) enum ComposeOutcome {
     Done(Doc),
@@ -412,6 +437,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             drop_next_frame: false,
             dropped_depth: 0,
             drop_marks: Vec::new(),
+            retry: None,
             bom_line_start: stripped_bom_line(src.text),
         }
     }
@@ -678,11 +704,31 @@ impl<'a, 'b> Composer<'a, 'b> {
     /// no `:` indicator precedes it (`? x` then `- a` at the mapping's indentation): npm yaml's
     /// parser makes it the item's value, and its composer drops a value without `:`.
     fn is_dropped_explicit_value(&self, key: usize, value: usize) -> bool {
-        if !matches!(self.nodes[value].kind, NodeKind::Seq { flow: false, .. }) {
-            return false;
-        }
+        matches!(self.nodes[value].kind, NodeKind::Seq { flow: false, .. })
+            && self.no_value_indicator(key, self.nodes[value].start)
+    }
+
+    /// Where to look for a `:` after the key node `key`: its end, or after the `:` of its own
+    /// last entry when that entry's value is empty (`? x:` has its empty value at the `:`).
+    fn key_scan_start(&self, key: usize) -> usize {
         let b = self.src.text.as_bytes();
-        let (from, to) = (self.nodes[key].end.min(b.len()), self.nodes[value].start.min(b.len()));
+        let from = self.nodes[key].end.min(b.len());
+        let mut n = key;
+        while let NodeKind::Map { pairs, flow: false, .. } = &self.nodes[n].kind
+            && let Some(&(_, v)) = pairs.last()
+        {
+            if self.nodes[v].start == self.nodes[v].end && self.nodes[v].end == from && b.get(from) == Some(&b':') {
+                return from + 1;
+            }
+            n = v;
+        }
+        from
+    }
+
+    /// No `:` value indicator between the key node `key` and byte `to` (comments skipped).
+    fn no_value_indicator(&self, key: usize, to: usize) -> bool {
+        let b = self.src.text.as_bytes();
+        let (from, to) = (self.key_scan_start(key), to.min(b.len()));
         let mut i = from;
         let mut prev_space = true;
         while i < to {
@@ -701,6 +747,60 @@ impl<'a, 'b> Composer<'a, 'b> {
             i += 1;
         }
         true
+    }
+
+    /// The dropped sequence (see `is_dropped_explicit_value`) around a saphyr error at byte
+    /// `err`: the outermost open one, or one whose `-` saphyr's lookahead had not reached as an
+    /// event yet (`? x` pending, then `- ` at the mapping's indentation). (`-` byte, end byte)
+    fn dropped_region(&self, err: usize) -> Option<(usize, usize)> {
+        let (dash, indent) = match self.drop_marks.first() {
+            Some(&(_, _, dash, indent)) => (dash, indent),
+            None => {
+                let top = self.stack.last()?;
+                let k = top.pending_key?;
+                if top.flow || !top.is_map || !self.is_explicit_key(k) {
+                    return None;
+                }
+                let b = self.src.text.as_bytes();
+                let mut i = self.key_scan_start(k);
+                while i < err.min(b.len()) {
+                    match b[i] {
+                        b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+                        b'#' => {
+                            while i < b.len() && b[i] != b'\n' {
+                                i += 1;
+                            }
+                        }
+                        _ => break,
+                    }
+                }
+                let at_line_start = b[indent::line_start(self.src.text, i)..i].iter().all(|&c| c == b' ');
+                if b.get(i) != Some(&b'-')
+                    || !matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+                    || !at_line_start
+                    || self.parser_indent(i) != top.indent
+                    || !self.no_value_indicator(k, i)
+                {
+                    return None;
+                }
+                (i, top.indent)
+            }
+        };
+        if err < dash {
+            return None;
+        }
+        let end = super::dropped::seq_end(self.src.text, dash, indent, self.limit)?;
+        (end > dash + 1).then_some((dash, end))
+    }
+
+    /// Whether the key node `k` follows a `?` (white space between).
+    fn is_explicit_key(&self, k: usize) -> bool {
+        let b = self.src.text.as_bytes();
+        let mut i = self.nodes[k].start;
+        while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        i > 0 && b[i - 1] == b'?'
     }
 
     /// Attach a node to its parent collection (or make it the root).
@@ -755,7 +855,8 @@ impl<'a, 'b> Composer<'a, 'b> {
                     let value = if !parent_flow && self.is_dropped_explicit_value(k, id) {
                         // npm yaml: a block sequence after `? key` with no `:` is dropped
                         self.drop_next_frame = true;
-                        self.drop_marks.push(mark);
+                        let ind = self.stack.last().map_or(0, |f| f.indent);
+                        self.drop_marks.push((mark.0, mark.1, self.nodes[id].start, ind));
                         let at = self.nodes[id].start;
                         self.nodes.push(Node {
                             kind: NodeKind::Scalar {
@@ -830,6 +931,15 @@ impl<'a, 'b> Composer<'a, 'b> {
             } else {
                 find_block_header(self.src.text, self.last_end, start, value.bytes().all(|c| c == b'\n'))
             };
+            // after a `:` that ends the line-start indicators (`k: 1\n : |`, saphyr patch 13),
+            // npm yaml's lexer continues the scalar past that `:`'s column (`parseBlockStart`)
+            let mut past_colon = false;
+            if let Some(col) = last_line_start_colon(self.src.text, header)
+                && col + 1 > indent_next
+            {
+                indent_next = col + 1;
+                past_colon = true;
+            }
             // on the byte order mark's line the lexer's indentation is the line's spaces
             if let Some(ls) = self.bom_line_start
                 && indent::line_start(self.src.text, header) == ls
@@ -847,6 +957,23 @@ impl<'a, 'b> Composer<'a, 'b> {
             let bs = blockscalar::resolve(self.src.text, self.limit, header, indent_next, parent_indent, at_root);
             for e in bs.errors {
                 self.diags.error(e);
+            }
+            // the first content line after the scalar (npm yaml's extent), indented past the
+            // mapping: its first token is an entry of the mapping at another column
+            // (`resolveBlockMap`)
+            let lim = self.limit.min(self.src.text.len());
+            if past_colon
+                && self.src.text[bs.end.min(lim)..lim]
+                    .lines()
+                    .find(|l| !l.trim_start().is_empty() && !l.trim_start().starts_with('#'))
+                    .is_some_and(|l| l.bytes().take_while(|&c| c == b' ').count() > parent_indent)
+            {
+                self.diags.error(Diag::new(
+                    "YAMLParseError",
+                    "All mapping items must start at the same column".into(),
+                    bs.end,
+                    None,
+                ));
             }
             value_owned = Some(bs.value);
             block_end = Some(bs.end);
@@ -1110,7 +1237,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         };
         if frame.dropped {
             self.dropped_depth -= 1;
-            if let Some((e, w)) = self.drop_marks.pop() {
+            if let Some((e, w, _, _)) = self.drop_marks.pop() {
                 self.diags.errors.truncate(e);
                 self.diags.warnings.truncate(w);
             }
@@ -1226,7 +1353,34 @@ impl<'a, 'b> Composer<'a, 'b> {
             while matches!(b.get(i), Some(b' ' | b'\t')) {
                 i += 1;
             }
-            return b.get(i) == Some(&b'#');
+            if b.get(i) == Some(&b'#') {
+                return true;
+            }
+            // comment lines indented past the map after the value's line (blank lines between
+            // allowed) join the value's end (`Parser.blockMap`, `atIndentedComment`)
+            if flow {
+                return false;
+            }
+            if b.get(i) == Some(&b'\r') {
+                i += 1;
+            }
+            if b.get(i) != Some(&b'\n') {
+                return false;
+            }
+            i += 1;
+            loop {
+                let sp = b[i.min(b.len())..].iter().take_while(|&&c| c == b' ').count();
+                let mut j = i + sp;
+                while matches!(b.get(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+                match (b.get(j), b.get(j + 1)) {
+                    (Some(b'\n'), _) => i = j + 1,
+                    (Some(b'\r'), Some(b'\n')) => i = j + 2,
+                    (Some(b'#'), _) => return sp > indent,
+                    _ => return false,
+                }
+            }
         }
         let mut i = self.nodes[k].end;
         let (mut colon, mut newlines, mut comments) = (false, Vec::new(), Vec::new());
@@ -1364,6 +1518,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 Ok(x) => x,
                 Err(e) => {
                     let d = self.map_scan_error(&e);
+                    self.retry = self.dropped_region(self.byte(*e.marker()));
                     self.diags.error(d);
                     scan_error = Some(e);
                     break;
@@ -1407,10 +1562,10 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         let diags = std::mem::take(&mut self.diags);
         if failed || scan_error.is_some() {
-            return (ComposeOutcome::Failed, diags, scan_error, second_doc);
+            return (ComposeOutcome::Failed, diags, scan_error, second_doc, self.retry);
         }
         let doc = Doc { nodes: self.nodes, root: self.root, schema: self.schema, lone_base: self.lone_base };
-        (ComposeOutcome::Done(doc), diags, None, second_doc)
+        (ComposeOutcome::Done(doc), diags, None, second_doc, None)
     }
 }
 

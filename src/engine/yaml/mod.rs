@@ -10,6 +10,7 @@
 mod blockscalar;
 mod compose;
 mod diag;
+mod dropped;
 mod errmap;
 pub(crate) mod hashing;
 mod indent;
@@ -175,10 +176,41 @@ fn lone_surrogate_base(input: &str) -> Option<u32> {
     (32..64).chain(0..32).find(|&i| !used[i]).map(|i| 0xF0000 + ((i as u32) << 11))
 }
 
-#[allow(clippy::result_large_err)]
-fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
-    let src = Source::new(text);
-    let pre = errmap::prescan(&src);
+/// `text` with the lines of the region `text[from..to]` (bytes) turned into comment lines (a
+/// `#` before each line's first content, tabs as spaces): saphyr then sees nothing there, and
+/// byte and char offsets stay those of `text`. `None` when a line starts with a non-ASCII
+/// character right at `from` or at its line start (no room for the `#`).
+fn comment_out(text: &str, from: usize, to: usize) -> Option<String> {
+    let mut b = text.as_bytes().to_vec();
+    let to = to.min(b.len());
+    let mut ls = from;
+    while ls < to {
+        let le = b[ls..to].iter().position(|&c| c == b'\n').map_or(to, |k| ls + k);
+        let mut p = ls;
+        while p < le && matches!(b[p], b' ' | b'\t') {
+            b[p] = b' ';
+            p += 1;
+        }
+        if p < le && b[p] != b'\r' {
+            // the `#` needs white space or the line start before it (the region's first line
+            // follows its `-`)
+            let room = if ls == from { p >= from + 2 } else { p > ls };
+            if room {
+                b[p - 1] = b'#';
+            } else if b[p].is_ascii() && (ls != from || p > from) {
+                b[p] = b'#';
+            } else {
+                return None;
+            }
+        }
+        ls = le + 1;
+    }
+    String::from_utf8(b).ok()
+}
+
+/// What saphyr parses for `text`: the first document, directive (or `%YAML`) lines hidden, and
+/// chars saphyr would misread swapped for placeholders (returned as (placeholder, original)).
+fn saphyr_input<'t>(text: &'t str, pre: &errmap::Prescan) -> (std::borrow::Cow<'t, str>, Vec<(char, char)>) {
     // Directives without a `---` line: npm yaml reports that after composing the
     // document, so the directive lines are hidden from saphyr (char count kept).
     // `%YAML` lines are hidden from saphyr too: the prescan has all npm yaml does with them
@@ -209,7 +241,7 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
     let lone_cr = input.as_bytes().windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n') || input.ends_with('\r');
     let nul = input.as_bytes().contains(&0);
     let mut placeholders: Vec<(char, char)> = Vec::new();
-    let replaced: Option<String> = if lone_cr || nul {
+    if lone_cr || nul {
         let mut unused = ('\u{E000}'..='\u{F8FF}').chain('\u{F0000}'..='\u{FFFFD}').filter(|c| !input.contains(*c));
         let mut take = |orig: char| {
             let ph = unused.next().unwrap_or('\u{FFFFD}');
@@ -227,19 +259,53 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
                 _ => t.push(c),
             }
         }
-        Some(t)
-    } else {
-        None
+        return (std::borrow::Cow::Owned(t), placeholders);
+    }
+    match blanked {
+        Some(t) => (std::borrow::Cow::Owned(t), placeholders),
+        None => (std::borrow::Cow::Borrowed(&text[..pre.doc1_end]), placeholders),
+    }
+}
+
+#[allow(clippy::result_large_err)]
+fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
+    let src = Source::new(text);
+    let pre = errmap::prescan(&src);
+    // A block sequence npm yaml drops unchecked (`? x` then `- ...`, item 2(a)) in which saphyr
+    // fails: the lines npm yaml's parser gives that sequence become comment lines (offsets
+    // kept) and the document is parsed again (a few rounds at most, only after such errors).
+    // Errors are still shown with the original text.
+    let mut rerun: Option<String> = None;
+    let mut rounds = 0;
+    let (outcome, diags, scan_err, second_doc) = loop {
+        let cur_text = rerun.as_deref().unwrap_or(text);
+        let rerun_src;
+        let cur_src = match &rerun {
+            None => &src,
+            Some(t) => {
+                rerun_src = Source::new(t);
+                &rerun_src
+            }
+        };
+        let (input, placeholders) = saphyr_input(cur_text, &pre);
+        let lone_base = lone_surrogate_base(&input);
+        let mut parser = saphyr_parser::Parser::new_from_str(&input);
+        parser.set_lone_surrogate_base(lone_base);
+        let mut composer = Composer::new(cur_src, pre.tag_prefixes.clone(), pre.doc1_end);
+        composer.placeholders = placeholders;
+        composer.schema = pre.schema;
+        composer.lone_base = lone_base;
+        let (outcome, diags, scan_err, second_doc, retry) = composer.run(&mut parser);
+        if let Some((dash, end)) = retry
+            && rounds < 8
+            && let Some(t) = comment_out(cur_text, dash + 1, end)
+        {
+            rerun = Some(t);
+            rounds += 1;
+            continue;
+        }
+        break (outcome, diags, scan_err, second_doc);
     };
-    let input: &str = replaced.as_deref().unwrap_or(input);
-    let lone_base = lone_surrogate_base(input);
-    let mut parser = saphyr_parser::Parser::new_from_str(input);
-    parser.set_lone_surrogate_base(lone_base);
-    let mut composer = Composer::new(&src, pre.tag_prefixes.clone(), pre.doc1_end);
-    composer.placeholders = placeholders;
-    composer.schema = pre.schema;
-    composer.lone_base = lone_base;
-    let (outcome, diags, scan_err, second_doc) = composer.run(&mut parser);
     let mut errors = diags.errors;
     let mut warn_diags = pre.warnings.clone();
     warn_diags.extend(diags.warnings);

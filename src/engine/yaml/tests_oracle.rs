@@ -783,6 +783,310 @@ fn oracle_dropped_seq_bad_int() {
 }
 
 #[test]
+fn oracle_dropped_seq_empty_alias() {
+    let text = "? x\n- *\nk: 1\n";
+    let expected = r##"{"obj": [["x", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_empty_anchor() {
+    let text = "? x\n- &\nk: 1\n";
+    let expected = r##"{"obj": [["x", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_undeclared_handle() {
+    let text = "a: 1\n? x: v\n-  !e!x y\nk: 1\n";
+    let expected = r##"{"obj": [["a", {"num": "1"}], ["{ x: v }", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: v }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_block_in_flow() {
+    let text = "? x\n- [a, {b: - c}]\nk: 1\n";
+    let expected = r##"{"obj": [["x", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_reserved_char() {
+    let text = "? x: 1\n-\t@x\nk: 1\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_unclosed_quote_swallows_rest() {
+    let text = "? x\n- 'unterm\nk: 1\n";
+    let expected = r##"{"obj": [["x", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_quote_ends_at_unindented_line() {
+    let text = "? x\n- 'a\nk: 'v'\n";
+    let expected = r##"{"obj": [["x", null], ["k", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_unclosed_flow() {
+    let text = "? x\n- [a, b\n# c\n  c: d\nk: 1\n";
+    let expected = r##"{"obj": [["x", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_flow_end_at_seq_column() {
+    let text = "? x\n- [*\n]\nk: 1\n";
+    let expected = r##"{"obj": [["x", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_block_scalar() {
+    let text = "? x\n- |\n  *\n- *\nk: 1\n";
+    let expected = r##"{"obj": [["x", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_nested_map() {
+    let text = "m:\n  ? x\n  - *\n  k: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["x", null], ["k", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_error_after_it() {
+    let text = "? x\n- *\nk: [a\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Flow sequence in block collection must be sufficiently indented and end with a ]",
+        Some((4, 1)),
+        "YAMLParseError: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1:\n\nk: [a\n\n^\n",
+    );
+}
+
+#[test]
+fn oracle_dropped_seq_after_key_with_empty_value() {
+    let text = "? x:\n- a\n";
+    let expected = r##"{"obj": [["{ x: }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_after_key_with_empty_value_error() {
+    let text = "? x:\n- *\n-x: 1\n";
+    let expected = r##"{"obj": [["{ x: }", null], ["-x", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_two_sequences() {
+    let text = "? x\n- *\n? y\n- !e!x z\nk: 1\n";
+    let expected = r##"{"obj": [["x", null], ["y", null], ["k", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_seq_anchor_not_set() {
+    let text = "? x\n- &a [1\nk: *a\n";
+    check_err(
+        text,
+        "ReferenceError",
+        "Unresolved alias (the anchor must be set before the alias): a",
+        None,
+        "ReferenceError: Unresolved alias (the anchor must be set before the alias): a",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_indented() {
+    let text = "!!set\na: ~\n  # c";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_indented_then_entry() {
+    let text = "!!set\na: ~\n  # c\nb:";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_after_blank() {
+    let text = "!!set\na: ~\n\n  # c";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 1)),
+        "YAMLParseError: Set items must all have null values at line 1, column 1:\n\n!!set\n^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_not_indented() {
+    let text = "!!set\na: ~\n# c\n  # d";
+    let expected = r##"{"set": ["a"]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_set_null_comment_line_tab_first() {
+    let text = "!!set\na: ~\n\t# c";
+    let expected = r##"{"set": ["a"]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_set_null_comment_line_nested() {
+    let text = "x: !!set\n  a: ~\n    # c\n  b: ~\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Set items must all have null values",
+        Some((1, 4)),
+        "YAMLParseError: Set items must all have null values at line 1, column 4:\n\nx: !!set\n   ^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_set_null_comment_line_at_map_indent() {
+    let text = "x: !!set\n  a: ~\n  # c\n";
+    let expected = r##"{"obj": [["x", {"set": ["a"]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_not_past_colon() {
+    let text = "k: 1\n : |\n x";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 1:\n\n : |\n x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_past_colon() {
+    let text = "k: 1\n : |\n  x";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["", "x\n"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_blank_first() {
+    let text = "k: 1\n : |\n\n x";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((4, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 4, column 1:\n\n\n x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_nested() {
+    let text = "a:\n  b: 1\n   : |\n   x";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((4, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 4, column 1:\n\n   : |\n   x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_then_entry() {
+    let text = "k: 1\n : |-\n x\nj: 2";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 1:\n\n : |-\n x\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_comment_line() {
+    let text = "k: 1\n : |\n # c\n";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["", ""]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_less_indented_line() {
+    let text = "k: 1\n : |\n  x\n y\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((4, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 4, column 1:\n\n  x\n y\n^\n",
+    );
+}
+
+#[test]
+fn oracle_stray_colon_block_scalar_explicit_key() {
+    let text = "? x\n : |\n x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 1)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 1:\n\n : |\n x\n^\n",
+    );
+}
+
+#[test]
 fn oracle_key_alias_in_flow_map() {
     let text = "x: &x 1\n? {*x : 1}\n: 2\n";
     let expected = r##"{"obj": [["x", {"num": "1"}], ["{\n  ? *x\n  : 1\n}", {"num": "2"}]]}"##;
