@@ -230,6 +230,19 @@ CASES = [
     ('y11_bad_version', "%YAML 1.1.1\n--- \na: yes\n"),
     ('y11_two_parts', "%YAML 1.1 1.2\n--- \na: !foo yes\n"),
     ('y11_without_doc_start', "%YAML 1.1\na: yes\nb: true\n"),
+    # a flow collection key on an indented line after an entry with a value: the line's space
+    # token is an item of its own in npm yaml's parser ("Map comment with trailing content")
+    ("map_comment_indented_flow_key", "m:\n  k: 1\n  [f]: 1\n"),
+    ("map_comment_indented_flow_map_key", "m:\n  k: 1\n  {f: 1}: 1\n"),
+    ("map_comment_indented_flow_key_in_seq", "- k: 1\n  [f]: 1\n"),
+    ("map_comment_indented_flow_key_after_nested_map", "m:\n  k:\n    x: 1\n  [f]: 1\n"),
+    ("map_comment_indented_flow_key_after_multiline_flow", "m:\n  k: [x,\n    y]\n  [f]: 1\n"),
+    ("map_comment_indented_flow_key_last_reported", "m:\n  k: 1\n  [f]: 1\n  [g]: 2\n"),
+    ("map_comment_indented_flow_key_first_entry_ok", "m:\n  [f]: 1\n  k: 1\n"),
+    ("map_comment_indented_flow_key_after_empty_ok", "m:\n  k:\n  [f]: 1\n"),
+    ("map_comment_indented_flow_key_after_block_scalar_ok", "m:\n  k: |\n    x\n  [f]: 1\n"),
+    ("map_comment_indented_flow_key_after_tag_only_ok", "m:\n  k: !!str\n  [f]: 1\n"),
+    ("map_comment_root_flow_key_ok", "k: 1\n[f]: 1\n"),
 ]
 
 RELAXED = {'deep_flow'}

@@ -1306,6 +1306,22 @@ impl<'a, 'b> Composer<'a, 'b> {
             {
                 continue;
             }
+            // An indented key line starts with a space token, which after an entry with a value
+            // is an item of its own (`Parser.blockMap`: `space` with `it.value`); the flow
+            // collection then opens another item, so the first is left with comments only
+            // (`m:\n  k: 1\n  [f]: 1`). A block scalar's value takes the next line's
+            // indentation with it.
+            let block_scalar = matches!(
+                v.kind,
+                NodeKind::Scalar {
+                    style: saphyr_parser::ScalarStyle::Literal | saphyr_parser::ScalarStyle::Folded,
+                    ..
+                }
+            );
+            if key.start > ls && !block_scalar {
+                last = Some(key.start);
+                continue;
+            }
             // lines between the value's last content line and the key's line
             let mut e = v.end.min(ls);
             while e > 0 && matches!(b[e - 1], b' ' | b'\t' | b'\r' | b'\n') {

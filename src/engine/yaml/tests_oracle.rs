@@ -2188,3 +2188,125 @@ fn oracle_y11_without_doc_start() {
         "YAMLParseError: Missing directives-end/doc-start indicator line at line 2, column 1:\n\n%YAML 1.1\na: yes\n^\n",
     );
 }
+
+#[test]
+fn oracle_map_comment_indented_flow_key() {
+    let text = "m:\n  k: 1\n  [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map comment with trailing content",
+        Some((3, 3)),
+        "YAMLParseError: Map comment with trailing content at line 3, column 3:\n\n  k: 1\n  [f]: 1\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_map_key() {
+    let text = "m:\n  k: 1\n  {f: 1}: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map comment with trailing content",
+        Some((3, 3)),
+        "YAMLParseError: Map comment with trailing content at line 3, column 3:\n\n  k: 1\n  {f: 1}: 1\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_in_seq() {
+    let text = "- k: 1\n  [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map comment with trailing content",
+        Some((2, 3)),
+        "YAMLParseError: Map comment with trailing content at line 2, column 3:\n\n- k: 1\n  [f]: 1\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_after_nested_map() {
+    let text = "m:\n  k:\n    x: 1\n  [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map comment with trailing content",
+        Some((4, 3)),
+        "YAMLParseError: Map comment with trailing content at line 4, column 3:\n\n    x: 1\n  [f]: 1\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_after_multiline_flow() {
+    let text = "m:\n  k: [x,\n    y]\n  [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map comment with trailing content",
+        Some((4, 3)),
+        "YAMLParseError: Map comment with trailing content at line 4, column 3:\n\n    y]\n  [f]: 1\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_last_reported() {
+    let text = "m:\n  k: 1\n  [f]: 1\n  [g]: 2\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map comment with trailing content",
+        Some((4, 3)),
+        "YAMLParseError: Map comment with trailing content at line 4, column 3:\n\n  [f]: 1\n  [g]: 2\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_first_entry_ok() {
+    let text = "m:\n  [f]: 1\n  k: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["[ f ]", {"num": "1"}], ["k", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_after_empty_ok() {
+    let text = "m:\n  k:\n  [f]: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["k", null], ["[ f ]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_after_block_scalar_ok() {
+    let text = "m:\n  k: |\n    x\n  [f]: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["k", "x\n"], ["[ f ]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_map_comment_indented_flow_key_after_tag_only_ok() {
+    let text = "m:\n  k: !!str\n  [f]: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["k", ""], ["[ f ]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_map_comment_root_flow_key_ok() {
+    let text = "k: 1\n[f]: 1\n";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["[ f ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
