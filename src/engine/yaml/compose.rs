@@ -66,6 +66,23 @@ pub(crate) struct Doc {
     pub lone_base: Option<u32>,
 }
 
+/// The first position from `i` (before `end`) that is not white space or part of a comment (a
+/// comment runs to its line's end, which may lie past `end`).
+fn skip_blanks_and_comments(b: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end {
+        match b[i] {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
 /// Props (anchor, tag) lexed from the source at a node's start.
 #[derive(Default, Debug)]
 struct Props {
@@ -186,17 +203,7 @@ fn lex_props(text: &str, mut b: usize, limit: usize) -> Props {
     let bytes = &text.as_bytes()[..limit.min(text.len())];
     loop {
         // skip whitespace and comments between properties
-        while b < bytes.len() {
-            match bytes[b] {
-                b' ' | b'\t' | b'\n' | b'\r' => b += 1,
-                b'#' => {
-                    while b < bytes.len() && bytes[b] != b'\n' {
-                        b += 1;
-                    }
-                }
-                _ => break,
-            }
-        }
+        b = skip_blanks_and_comments(bytes, b, bytes.len());
         if b >= bytes.len() {
             break;
         }
@@ -762,18 +769,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                     return None;
                 }
                 let b = self.src.text.as_bytes();
-                let mut i = self.key_scan_start(k);
-                while i < err.min(b.len()) {
-                    match b[i] {
-                        b' ' | b'\t' | b'\r' | b'\n' => i += 1,
-                        b'#' => {
-                            while i < b.len() && b[i] != b'\n' {
-                                i += 1;
-                            }
-                        }
-                        _ => break,
-                    }
-                }
+                let i = skip_blanks_and_comments(b, self.key_scan_start(k), err.min(b.len()));
                 let at_line_start = b[indent::line_start(self.src.text, i)..i].iter().all(|&c| c == b' ');
                 if b.get(i) != Some(&b'-')
                     || !matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
