@@ -243,6 +243,20 @@ CASES = [
     ("map_comment_indented_flow_key_after_block_scalar_ok", "m:\n  k: |\n    x\n  [f]: 1\n"),
     ("map_comment_indented_flow_key_after_tag_only_ok", "m:\n  k: !!str\n  [f]: 1\n"),
     ("map_comment_root_flow_key_ok", "k: 1\n[f]: 1\n"),
+    # a `\r` not followed by `\n` is content, but white space after `-`, `?`, `:` and before `#`
+    ("lone_cr_after_colon", "k:\r v\n"),
+    ("lone_cr_after_colon_no_space", "a:\rb\n"),
+    ("lone_cr_after_dash", "-\rx\n"),
+    ("lone_cr_after_question", "?\rx\n"),
+    ("lone_cr_after_colon_in_flow", "{a:\rb}\n"),
+    ("lone_cr_before_seq", "a:\r- b\n"),
+    ("lone_cr_before_comment", "a: x\r#c\n"),
+    ("lone_cr_after_space_before_comment", "a: x \r#c\n"),
+    ("lone_cr_value_start_before_comment", "a: \r#c\n"),
+    ("lone_cr_after_anchor", "a: &x\rb\n"),
+    ("lone_cr_after_anchor_and_space", "a: &x \rb\n"),
+    ("lone_cr_in_key", "a\r: b\n"),
+    ("lone_cr_in_flow_seq", "a: [b,\rc]\n"),
 ]
 
 RELAXED = {'deep_flow'}

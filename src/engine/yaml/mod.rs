@@ -291,6 +291,7 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
         let lone_base = lone_surrogate_base(&input);
         let mut parser = saphyr_parser::Parser::new_from_str(&input);
         parser.set_lone_surrogate_base(lone_base);
+        parser.set_cr_stand_in(placeholders.iter().find(|p| p.1 == '\r').map(|p| p.0));
         let mut composer = Composer::new(cur_src, pre.tag_prefixes.clone(), pre.doc1_end);
         composer.placeholders = placeholders;
         composer.schema = pre.schema;

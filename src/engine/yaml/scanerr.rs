@@ -707,6 +707,13 @@ impl Composer<'_, '_> {
                     Some(k + len.max(1)),
                 )
             }
+            // vendored patch 15: an anchor directly followed by a lone `\r`
+            "while scanning an anchor, did not find expected white space" => Diag::new(
+                "YAMLParseError",
+                "Tags and anchors must be separated from the next token by white space".into(),
+                m,
+                Some(m + 1),
+            ),
             "simple key expected" => self.simple_key_error(m),
             "illegal placement of ':' indicator" => match self.innermost_flow() {
                 Some((is_map, node)) => {

@@ -2310,3 +2310,123 @@ fn oracle_map_comment_root_flow_key_ok() {
     ];
     check_ok(text, expected, warnings);
 }
+
+#[test]
+fn oracle_lone_cr_after_colon() {
+    let text = "k:\r v\n";
+    let expected = r##"{"obj": [["k", "\r v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_after_colon_no_space() {
+    let text = "a:\rb\n";
+    let expected = r##"{"obj": [["a", "\rb"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_after_dash() {
+    let text = "-\rx\n";
+    let expected = r##"["\rx"]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_after_question() {
+    let text = "?\rx\n";
+    let expected = r##"{"obj": [["\rx", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_after_colon_in_flow() {
+    let text = "{a:\rb}\n";
+    let expected = r##"{"obj": [["a", "\rb"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_before_seq() {
+    let text = "a:\r- b\n";
+    let expected = r##"{"obj": [["a", "\r- b"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_before_comment() {
+    let text = "a: x\r#c\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((1, 6)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 1, column 6:\n\na: x\r#c\n     ^^\n",
+    );
+}
+
+#[test]
+fn oracle_lone_cr_after_space_before_comment() {
+    let text = "a: x \r#c\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((1, 7)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 1, column 7:\n\na: x \r#c\n      ^^\n",
+    );
+}
+
+#[test]
+fn oracle_lone_cr_value_start_before_comment() {
+    let text = "a: \r#c\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((1, 5)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 1, column 5:\n\na: \r#c\n    ^^\n",
+    );
+}
+
+#[test]
+fn oracle_lone_cr_after_anchor() {
+    let text = "a: &x\rb\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tags and anchors must be separated from the next token by white space",
+        Some((1, 6)),
+        "YAMLParseError: Tags and anchors must be separated from the next token by white space at line 1, column 6:\n\na: &x\rb\n     ^\n",
+    );
+}
+
+#[test]
+fn oracle_lone_cr_after_anchor_and_space() {
+    let text = "a: &x \rb\n";
+    let expected = r##"{"obj": [["a", "\rb"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_in_key() {
+    let text = "a\r: b\n";
+    let expected = r##"{"obj": [["a\r", "b"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_lone_cr_in_flow_seq() {
+    let text = "a: [b,\rc]\n";
+    let expected = r##"{"obj": [["a", ["b", "\rc"]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}

@@ -316,6 +316,11 @@ impl<'input, T: Input> Parser<'input, T> {
         self.scanner.set_lone_surrogate_base(base);
     }
 
+    /// dsh-skills patch (15): the char the caller put for each `\r` not followed by `\n`.
+    pub fn set_cr_stand_in(&mut self, c: Option<char>) {
+        self.scanner.set_cr_stand_in(c);
+    }
+
     /// Create a new instance of a parser from the given input of characters.
     pub fn new(src: T) -> Self {
         Parser {

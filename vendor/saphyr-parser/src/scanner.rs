@@ -455,6 +455,10 @@ pub struct Scanner<'input, T> {
     // `base + (unit - 0xD800)` (2,048 chars the document does not use, chosen by the caller)
     // instead of U+FFFD, so that the caller can hold them in Rust strings.
     lone_base: Option<u32>,
+    // dsh-skills patch (15): the char that stands for a `\r` not followed by `\n` (content for
+    // npm yaml, swapped by the caller), which npm yaml's lexer still counts as white space after
+    // an indicator (`-`, `?`, `:`) and before a `#` (`isEmpty`), and which ends an anchor.
+    cr_stand_in: Option<char>,
     // dsh-skills patch (13): 1 + the number of the last token that ended a node (a scalar, an
     // alias, an outermost flow collection, or a block collection by a `BlockEnd`); a node ended
     // just before the token being fetched when it equals `tokens_parsed + tokens.len()`
@@ -549,6 +553,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             value_after_flow_value: self.value_after_flow_value,
             node_end_token: self.node_end_token,
             lone_base: self.lone_base,
+            cr_stand_in: self.cr_stand_in,
             indentless_seq_col: self.indentless_seq_col,
             explicit_key_indent: self.explicit_key_indent,
             no_seq_line: self.no_seq_line,
@@ -635,6 +640,28 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.lone_base = base;
     }
 
+    /// dsh-skills patch (15): see `cr_stand_in`.
+    pub fn set_cr_stand_in(&mut self, c: Option<char>) {
+        self.cr_stand_in = c;
+    }
+
+    /// dsh-skills patch (15): `c` is the stand-in of a lone `\r`.
+    fn is_cr(&self, c: char) -> bool {
+        self.cr_stand_in == Some(c)
+    }
+
+    /// dsh-skills patch (15): a `#` right after a lone `\r` starts a comment that is not
+    /// separated by white space (npm yaml's lexer ends the token at the `\r`).
+    fn cr_comment_check(&self, c: char, nc: char) -> ScanResult {
+        if self.is_cr(c) && nc == '#' {
+            let mut at = self.mark;
+            at.index += 1;
+            at.col += 1;
+            return Err(ScanError::new_str(at, "comments must be separated from other tokens by whitespace"));
+        }
+        Ok(())
+    }
+
     /// Creates the YAML tokenizer.
     pub fn new(input: T) -> Self {
         Scanner {
@@ -656,6 +683,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             value_after_flow_value: false,
             node_end_token: 0,
             lone_base: None,
+            cr_stand_in: None,
             indentless_seq_col: -2,
             explicit_key_indent: -2,
             no_seq_line: 0,
@@ -895,15 +923,17 @@ impl<'input, T: Input> Scanner<'input, T> {
                 "content after a block sequence entry on the byte order mark's line",
             ));
         }
+        self.cr_comment_check(c, nc)?; // dsh-skills patch (15)
+        let nc_blank = is_blank_or_breakz(nc) || self.is_cr(nc); // dsh-skills patch (15)
         match c {
             '[' => self.fetch_flow_collection_start(TokenType::FlowSequenceStart),
             '{' => self.fetch_flow_collection_start(TokenType::FlowMappingStart),
             ']' => self.fetch_flow_collection_end(TokenType::FlowSequenceEnd),
             '}' => self.fetch_flow_collection_end(TokenType::FlowMappingEnd),
             ',' => self.fetch_flow_entry(),
-            '-' if is_blank_or_breakz(nc) => self.fetch_block_entry(),
-            '?' if is_blank_or_breakz(nc) => self.fetch_key(),
-            ':' if is_blank_or_breakz(nc) => self.fetch_value(),
+            '-' if nc_blank => self.fetch_block_entry(),
+            '?' if nc_blank => self.fetch_key(),
+            ':' if nc_blank => self.fetch_value(),
             ':' if self.flow_level > 0
                 && (is_flow(nc) || self.mark.index == self.adjacent_value_allowed_at) =>
             {
@@ -1595,7 +1625,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         let start_mark = self.mark;
 
         self.skip_non_blank();
-        while is_anchor_char(self.input.look_ch()) {
+        while is_anchor_char(self.input.look_ch()) && !self.is_cr(self.input.peek()) {
             string.push(self.input.peek());
             self.skip_non_blank();
         }
@@ -1605,6 +1635,11 @@ impl<'input, T: Input> Scanner<'input, T> {
                 start_mark,
                 "while scanning an anchor or alias, did not find expected alphabetic or numeric character",
             ));
+        }
+        // dsh-skills patch (15): npm yaml's anchor ends at a lone `\r`, which does not separate
+        // it from the next token
+        if !alias && self.is_cr(self.input.peek()) {
+            return Err(ScanError::new_str(self.mark, "while scanning an anchor, did not find expected white space"));
         }
 
         let tok = if alias {
@@ -2568,6 +2603,13 @@ impl<'input, T: Input> Scanner<'input, T> {
                 ));
             }
 
+            // dsh-skills patch (15): a lone `\r` and `#` end the scalar (see `cr_stand_in`)
+            if self.cr_stand_in.is_some() {
+                self.input.lookahead(2);
+                if self.is_cr(self.input.peek()) && self.input.peek_nth(1) == '#' {
+                    break;
+                }
+            }
             if !self.input.next_is_blank_or_breakz()
                 && self.input.next_can_be_plain_scalar(self.flow_level > 0)
             {
@@ -2597,7 +2639,12 @@ impl<'input, T: Input> Scanner<'input, T> {
                 self.skip_non_blank();
                 // dsh-skills patch: copy the rest of the line's scalar at once where the input
                 // allows it (a `&str`); the marks advance as one step per char.
-                let n = self.input.fetch_plain_scalar_run(self.flow_level > 0, &mut string);
+                // dsh-skills patch (15): with lone `\r`s the scanner's own loop (which knows them)
+                let n = if self.cr_stand_in.is_some() {
+                    0
+                } else {
+                    self.input.fetch_plain_scalar_run(self.flow_level > 0, &mut string)
+                };
                 self.mark.index += n;
                 self.mark.col += n;
                 string.reserve(self.input.bufmaxlen());
@@ -2615,6 +2662,15 @@ impl<'input, T: Input> Scanner<'input, T> {
                         {
                             end = true;
                             break;
+                        }
+                        // dsh-skills patch (15): `:` and a lone `\r` is a value indicator; a
+                        // lone `\r` and `#` a comment the next token reports
+                        if self.cr_stand_in.is_some() {
+                            let (c, nc) = (self.input.peek(), self.input.peek_nth(1));
+                            if (c == ':' && self.is_cr(nc)) || (self.is_cr(c) && nc == '#') {
+                                end = true;
+                                break;
+                            }
                         }
                         string.push(self.input.peek());
                         self.skip_non_blank();
@@ -2730,7 +2786,12 @@ impl<'input, T: Input> Scanner<'input, T> {
         }
 
         self.skip_non_blank();
-        self.skip_yaml_whitespace()?;
+        // dsh-skills patch (15): a lone `\r` after `?` is the white space npm yaml needs there
+        // (and content of the key that follows)
+        let next = self.input.look_ch();
+        if !self.is_cr(next) {
+            self.skip_yaml_whitespace()?;
+        }
         if self.input.peek() == '\t' {
             return Err(ScanError::new_str(
                 self.mark(),
