@@ -229,6 +229,27 @@ fn shellcheck_passes_the_action_scripts() {
     }
 }
 
+/// A hash of the vendored parser's files. `cargo package` verifies dsh-skills against the
+/// packaged parser as a registry crate, which cargo builds once per name and version: after a
+/// change to the vendored parser (its version stays upstream's), a target directory from before
+/// would link the old build. So the target directory is one per state of the vendored parser.
+fn vendored_parser_hash(repo: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(repo.join("vendor/saphyr-parser"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    let mut h = std::hash::DefaultHasher::new();
+    for f in files {
+        f.hash(&mut h);
+        std::fs::read(&f).unwrap_or_default().hash(&mut h);
+    }
+    h.finish()
+}
+
 #[test]
 fn the_crates_package_and_build_as_published() {
     if std::env::var_os("DSH_SKILLS_SKIP_PACKAGE").is_some() {
@@ -239,7 +260,7 @@ fn the_crates_package_and_build_as_published() {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["package", "--workspace", "--locked", "--allow-dirty"])
         .current_dir(&repo)
-        .env("CARGO_TARGET_DIR", cache_dir("package-check"))
+        .env("CARGO_TARGET_DIR", cache_dir(&format!("package-check-{:016x}", vendored_parser_hash(&repo))))
         // The packaged crates are compiled afresh each run: unoptimized and without debug
         // information, since this checks that they build, not how fast they run.
         .env("CARGO_PROFILE_DEV_OPT_LEVEL", "0")
