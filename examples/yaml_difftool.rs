@@ -30,6 +30,7 @@ fn string(s: &JsStr) -> J {
 fn enc(v: &Value) -> J {
     match v {
         Value::Null => J::Null,
+        Value::Undefined => json!({ "undef": true }),
         Value::Bool(b) => J::Bool(*b),
         Value::Number(x) => num(*x),
         Value::String(s) => string(s),

@@ -137,6 +137,7 @@ impl Rejection {
 pub fn shape_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
+        Value::Undefined => "undefined",
         Value::Bool(_) => "a boolean",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",

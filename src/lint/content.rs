@@ -428,7 +428,7 @@ pub fn metadata_values(path: &str, text: &str, metadata: &Object, block: Option<
             Value::Array(_) | Value::Set(_) => "a list",
             Value::Object(_) | Value::Map(_) => "a mapping",
             Value::Date(_) => "a date",
-            Value::Buffer(_) | Value::Circular | Value::Symbol(_) => "not a string",
+            Value::Buffer(_) | Value::Circular | Value::Symbol(_) | Value::Undefined => "not a string",
         };
         let span = block.as_ref().and_then(|b| key_value_in(text, b.clone(), key));
         let quoted = span.as_ref().and_then(|s| text.get(s.clone())).unwrap_or("");

@@ -257,6 +257,13 @@ CASES = [
     ("lone_cr_after_anchor_and_space", "a: &x \rb\n"),
     ("lone_cr_in_key", "a\r: b\n"),
     ("lone_cr_in_flow_seq", "a: [b,\rc]\n"),
+    # a merge whose source is a !!set: each set value is destructured as [key, value]
+    ("merge_set_source_destructures", "m:\n  !!merge <<: !!set {ab, c}\n  x: 1\n"),
+    ("merge_set_source_empty_string", "m:\n  !!merge <<: !!set {\"\"}\n"),
+    ("merge_set_source_list_key", "m:\n  !!merge <<: !!set {[p, q]}\n"),
+    ("merge_set_source_not_iterable", "m:\n  !!merge <<: !!set {1}\n"),
+    ("merge_set_source_astral", "m:\n  !!merge <<: !!set {\"\U0001F600x\"}\n"),
+    ("merge_set_source_yaml11", "%YAML 1.1\n---\nm:\n  <<: !!set {ab}\n"),
 ]
 
 RELAXED = {'deep_flow'}

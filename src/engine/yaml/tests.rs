@@ -19,6 +19,7 @@ fn enc_str(s: &JsStr) -> J {
 pub(crate) fn enc(v: &Value) -> J {
     match v {
         Value::Null => J::Null,
+        Value::Undefined => json!({ "undef": true }),
         Value::Bool(b) => J::Bool(*b),
         Value::Number(x) => {
             let s = if *x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { js_number_to_string(*x) };

@@ -2430,3 +2430,49 @@ fn oracle_lone_cr_in_flow_seq() {
     let warnings: &[&str] = &[];
     check_ok(text, expected, warnings);
 }
+
+#[test]
+fn oracle_merge_set_source_destructures() {
+    let text = "m:\n  !!merge <<: !!set {ab, c}\n  x: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["a", "b"], ["c", {"undef": true}], ["x", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_merge_set_source_empty_string() {
+    let text = "m:\n  !!merge <<: !!set {\"\"}\n";
+    let expected = r##"{"obj": [["m", {"obj": [["undefined", {"undef": true}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_merge_set_source_list_key() {
+    let text = "m:\n  !!merge <<: !!set {[p, q]}\n";
+    let expected = r##"{"obj": [["m", {"obj": [["p", "q"]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_merge_set_source_not_iterable() {
+    let text = "m:\n  !!merge <<: !!set {1}\n";
+    check_err(text, "TypeError", ".for is not iterable", None, "TypeError: .for is not iterable");
+}
+
+#[test]
+fn oracle_merge_set_source_astral() {
+    let text = "m:\n  !!merge <<: !!set {\"😀x\"}\n";
+    let expected = r##"{"obj": [["m", {"obj": [["\ud83d\ude00", "x"]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_merge_set_source_yaml11() {
+    let text = "%YAML 1.1\n---\nm:\n  <<: !!set {ab}\n";
+    let expected = r##"{"obj": [["m", {"obj": [["a", "b"]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}

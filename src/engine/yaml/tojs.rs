@@ -53,7 +53,7 @@ impl SvzIndex {
     fn hash(v: &Value, id: Option<usize>) -> Option<u64> {
         use super::hashing::{Svz, svz_hash};
         Some(svz_hash(match v {
-            Value::Null => Svz::Null,
+            Value::Null | Value::Undefined => Svz::Null,
             Value::Bool(b) => Svz::Bool(*b),
             Value::Number(x) => Svz::Number(*x),
             Value::String(s) => Svz::Str(s.as_str()),
@@ -643,6 +643,14 @@ impl<'d> ToJs<'d> {
             if let Some(a) = saved_anchor {
                 self.anchor_insert(s, a);
             }
+            // A `!!set` is a JS Set whatever `toJSON` is asked for: `for (const [key, value] of
+            // srcMap)` destructures each of its values.
+            let m = match self.doc.nodes[s].kind {
+                NodeKind::Map { kind: CollKind::Set, .. } => {
+                    m.into_iter().map(|(k, _)| destructure_pair(k)).collect::<Result<Vec<_>, Diag>>()?
+                }
+                _ => m,
+            };
             for (k, v) in m {
                 match out {
                     MapOut::Object(o) => {
@@ -684,15 +692,42 @@ impl<'d> ToJs<'d> {
     }
 }
 
+/// `const [key, value] = v`: the first two items of an iterable (`undefined` when missing).
+/// Strings iterate by code point (a lone surrogate is one), Maps by `[key, value]` entries,
+/// Buffers by byte; anything else is not iterable.
+fn destructure_pair(v: Value) -> Result<(Value, Value), Diag> {
+    let mut items: Vec<Value> = match v {
+        Value::String(s) => {
+            let units = s.to_utf16().0;
+            char::decode_utf16(units.iter().copied())
+                .take(2)
+                .map(|r| {
+                    Value::String(match r {
+                        Ok(c) => JsStr::new(c.to_string()),
+                        Err(e) => JsStr::from_utf16(&[e.unpaired_surrogate()]),
+                    })
+                })
+                .collect()
+        }
+        Value::Array(a) | Value::Set(a) => a.into_iter().take(2).collect(),
+        Value::Map(m) => m.into_iter().take(2).map(|(k, v)| Value::Array(vec![k, v])).collect(),
+        Value::Buffer(b) => b.iter().take(2).map(|&x| Value::Number(f64::from(x))).collect(),
+        _ => return Err(Diag::bare("TypeError", ".for is not iterable".into())),
+    };
+    let value = if items.len() > 1 { items.pop().unwrap_or(Value::Undefined) } else { Value::Undefined };
+    let key = items.pop().unwrap_or(Value::Undefined);
+    Ok((key, value))
+}
+
 /// SameValueZero for primitives, identity (originating node) for objects.
 fn same_value_zero(a: &Value, aid: Option<usize>, b: &Value, bid: Option<usize>) -> bool {
     match (a, b) {
-        (Value::Null, Value::Null) => true,
+        (Value::Null, Value::Null) | (Value::Undefined, Value::Undefined) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
         (Value::String(x), Value::String(y)) => x == y,
-        (Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_), _)
-        | (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)) => false,
+        (Value::Null | Value::Undefined | Value::Bool(_) | Value::Number(_) | Value::String(_), _)
+        | (_, Value::Null | Value::Undefined | Value::Bool(_) | Value::Number(_) | Value::String(_)) => false,
         _ => aid.is_some() && aid == bid,
     }
 }
@@ -701,13 +736,16 @@ fn same_value_zero(a: &Value, aid: Option<usize>, b: &Value, bid: Option<usize>)
 pub(crate) fn js_to_string(v: &Value) -> JsStr {
     match v {
         Value::Null => "null".into(),
+        Value::Undefined => "undefined".into(),
         Value::Bool(b) => b.to_string().into(),
         Value::Number(x) => js_number_to_string(*x).into(),
         Value::String(s) => s.clone(),
         Value::Array(a) => {
             // `Array.prototype.join(",")`: null (and undefined) items are empty
-            let parts: Vec<JsStr> =
-                a.iter().map(|x| if matches!(x, Value::Null) { JsStr::default() } else { js_to_string(x) }).collect();
+            let parts: Vec<JsStr> = a
+                .iter()
+                .map(|x| if matches!(x, Value::Null | Value::Undefined) { JsStr::default() } else { js_to_string(x) })
+                .collect();
             if !parts.iter().any(JsStr::has_lone_surrogate) {
                 return parts.iter().map(JsStr::as_str).collect::<Vec<_>>().join(",").into();
             }

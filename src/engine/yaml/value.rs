@@ -8,6 +8,9 @@ use crate::engine::js::JsStr;
 pub enum Value {
     /// `null`
     Null,
+    /// `undefined`: only as a value a merge from a `!!set` gives (npm yaml destructures each set
+    /// entry as `[key, value]`, so `"a"` merges as `a: undefined`)
+    Undefined,
     /// a boolean
     Bool(bool),
     /// a JS number (double)
@@ -221,7 +224,7 @@ impl Value {
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
         match self {
-            Value::Null | Value::Circular | Value::Symbol(_) => J::Null,
+            Value::Null | Value::Undefined | Value::Circular | Value::Symbol(_) => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Number(x) => number_to_json(*x),
             Value::String(s) => J::String(s.to_string()),
@@ -230,7 +233,7 @@ impl Value {
                 let mut m = serde_json::Map::with_capacity(o.len());
                 for (k, v) in o.iter() {
                     // `JSON.stringify` leaves out symbol-valued properties
-                    if !matches!(v, Value::Symbol(_)) {
+                    if !matches!(v, Value::Symbol(_) | Value::Undefined) {
                         m.insert(k.to_string(), v.to_json());
                     }
                 }
