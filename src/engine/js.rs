@@ -92,6 +92,12 @@ impl JsString {
     }
 }
 
+/// The surrogate code unit `c` stands for when the 2,048 chars from `base` stand for
+/// U+D800..U+DFFF (how the YAML layer carries lone surrogates in Rust strings, see `yaml::parse`).
+pub fn stand_in_unit(c: char, base: u32) -> Option<u16> {
+    (c as u32).checked_sub(base).filter(|&d| d < 0x800).map(|d| 0xD800 + d as u16)
+}
+
 /// A JavaScript string held as Rust text, for values that come out of YAML.
 ///
 /// `text` is what Node writes when it encodes the string as UTF-8: each lone surrogate is
@@ -193,15 +199,14 @@ impl JsStr {
     /// The string from text in which the 2,048 chars from `base` stand for the surrogate code
     /// units U+D800..U+DFFF (how the YAML layer carries them, see `yaml::parse`).
     pub fn from_stand_ins(s: String, base: u32) -> Self {
-        let is_stand_in = |c: char| (base..base + 0x800).contains(&(c as u32));
-        if !s.chars().any(is_stand_in) {
+        if !s.chars().any(|c| stand_in_unit(c, base).is_some()) {
             return JsStr::new(s);
         }
         let mut text = String::with_capacity(s.len());
         let mut lone = Vec::new();
         for c in s.chars() {
-            if is_stand_in(c) {
-                lone.push(0xD800 + (c as u32 - base) as u16);
+            if let Some(unit) = stand_in_unit(c, base) {
+                lone.push(unit);
                 text.push('\u{FFFD}');
             } else {
                 if c == '\u{FFFD}' {
@@ -211,23 +216,6 @@ impl JsStr {
             }
         }
         JsStr { text, lone: Some(lone.into_boxed_slice()) }
-    }
-
-    /// The inverse of [`Self::from_stand_ins`].
-    pub fn to_stand_ins(&self, base: u32) -> std::borrow::Cow<'_, str> {
-        let Some(lone) = &self.lone else { return std::borrow::Cow::Borrowed(&self.text) };
-        let mut out = String::with_capacity(self.text.len() + 3 * lone.len());
-        let mut next = lone.iter();
-        for c in self.text.chars() {
-            match (c, c == '\u{FFFD}') {
-                (_, true) => match next.next().copied().unwrap_or(0xFFFD) {
-                    u @ 0xD800..=0xDFFF => out.push(char::from_u32(base + u32::from(u - 0xD800)).unwrap_or(c)),
-                    _ => out.push(c),
-                },
-                _ => out.push(c),
-            }
-        }
-        std::borrow::Cow::Owned(out)
     }
 }
 

@@ -792,15 +792,17 @@ fn has_control(s: &str) -> bool {
     })
 }
 
-/// A char that stands for a lone surrogate (`Doc::lone_base`).
-fn is_stand_in(c: char, lone_base: Option<u32>) -> bool {
-    lone_base.is_some_and(|b| (b..b + 0x800).contains(&(c as u32)))
+/// The lone surrogate `c` stands for (`Doc::lone_base`).
+fn stand_in_unit(c: char, lone_base: Option<u32>) -> Option<u16> {
+    lone_base.and_then(|b| crate::engine::js::stand_in_unit(c, b))
 }
 
 fn stringify_string(value: &str, style: ScalarStyle, ctx: &mut Ctx) -> String {
     let mut ty = style;
     // "force double quotes on control characters & unpaired surrogates"
-    if ty != ScalarStyle::DoubleQuoted && (has_control(value) || value.chars().any(|c| is_stand_in(c, ctx.lone_base))) {
+    if ty != ScalarStyle::DoubleQuoted
+        && (has_control(value) || value.chars().any(|c| stand_in_unit(c, ctx.lone_base).is_some()))
+    {
         ty = ScalarStyle::DoubleQuoted;
     }
     match ty {
@@ -888,14 +890,13 @@ fn single_quoted_string(value: &str, ctx: &mut Ctx) -> String {
 
 fn double_quoted_string(value: &str, ctx: &mut Ctx) -> String {
     let mut json: Vec<char> = serde_json::to_string(value).unwrap_or_default().chars().collect();
-    if json.iter().any(|&c| is_stand_in(c, ctx.lone_base)) {
+    if json.iter().any(|&c| stand_in_unit(c, ctx.lone_base).is_some()) {
         // `JSON.stringify` writes a lone surrogate as a `\udxxx` escape
-        let base = ctx.lone_base.unwrap_or(0);
         json = json
             .into_iter()
-            .flat_map(|c| match is_stand_in(c, ctx.lone_base) {
-                true => format!("\\u{:04x}", 0xD800 + (c as u32 - base)).chars().collect::<Vec<_>>(),
-                false => vec![c],
+            .flat_map(|c| match stand_in_unit(c, ctx.lone_base) {
+                Some(unit) => format!("\\u{unit:04x}").chars().collect::<Vec<_>>(),
+                None => vec![c],
             })
             .collect();
     }

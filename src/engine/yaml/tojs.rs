@@ -696,7 +696,7 @@ impl<'d> ToJs<'d> {
 /// Strings iterate by code point (a lone surrogate is one), Maps by `[key, value]` entries,
 /// Buffers by byte; anything else is not iterable.
 fn destructure_pair(v: Value) -> Result<(Value, Value), Diag> {
-    let mut items: Vec<Value> = match v {
+    let items: Vec<Value> = match v {
         Value::String(s) => {
             let units = s.to_utf16().0;
             char::decode_utf16(units.iter().copied())
@@ -714,9 +714,8 @@ fn destructure_pair(v: Value) -> Result<(Value, Value), Diag> {
         Value::Buffer(b) => b.iter().take(2).map(|&x| Value::Number(f64::from(x))).collect(),
         _ => return Err(Diag::bare("TypeError", ".for is not iterable".into())),
     };
-    let value = if items.len() > 1 { items.pop().unwrap_or(Value::Undefined) } else { Value::Undefined };
-    let key = items.pop().unwrap_or(Value::Undefined);
-    Ok((key, value))
+    let mut items = items.into_iter();
+    Ok((items.next().unwrap_or(Value::Undefined), items.next().unwrap_or(Value::Undefined)))
 }
 
 /// SameValueZero for primitives, identity (originating node) for objects.
