@@ -264,6 +264,40 @@ CASES = [
     ("merge_set_source_not_iterable", "m:\n  !!merge <<: !!set {1}\n"),
     ("merge_set_source_astral", "m:\n  !!merge <<: !!set {\"\U0001F600x\"}\n"),
     ("merge_set_source_yaml11", "%YAML 1.1\n---\nm:\n  <<: !!set {ab}\n"),
+    # a comment after the last entry of a block collection key on the document's last line
+    ("key_comment_block_seq_last_line", "? - v # c\n"),
+    ("key_comment_block_seq_two_items", "? - v # c\n  - w\n"),
+    ("key_comment_compact_map_last_line", "? x: v # c\n"),
+    ("key_comment_compact_map_second_entry", "? x: v\n  y: w # d\n"),
+    ("key_comment_nested_under_map", "m:\n  ? x: v # c\n"),
+    ("key_comment_after_flow_value", "? x: {a: v} # c\n"),
+    ("key_comment_seq_of_compact_map", "? - x: v # c\n"),
+    # a comment after a compact key's empty value (with or without properties)
+    ("key_comment_empty_value", "? x: # c\n"),
+    ("key_comment_empty_value_then_value", "? x: # c\n: 1\n"),
+    ("key_comment_empty_value_tagged", "? x: !!str #\n"),
+    ("key_comment_empty_value_unresolved_tag", "? x: !!seq #\n"),
+    ("key_comment_empty_value_anchor", "? x: &a #\n"),
+    ("key_comment_empty_value_next_line", "? x:\n  # c\n"),
+    ("key_comment_empty_seq_item", "? - a\n  - # c\n"),
+    ("key_comment_empty_entry_then_lines", "? x: 1\n  y: # c\n  # d\n: 2"),
+    # the compact map of an explicit key is indented at its own column
+    ("explicit_compact_block_scalar_comment_line", "? x: >+ #\n  # not a comment\n"),
+    ("explicit_compact_block_scalar_under_indented", "? x: >\n  t\n"),
+    ("explicit_compact_block_scalar_indented", "? x: >\n   t\n"),
+    ("explicit_compact_in_seq_block_scalar", "- ? x: |\n    t\n"),
+    ("explicit_compact_in_seq_block_scalar_indented", "- ? x: |\n     t\n"),
+    ("explicit_compact_flow_value_continuation", "? x: {a: 1,\n  b: 2}\n"),
+    ("explicit_compact_flow_value_continuation_indented", "? x: {a: 1,\n   b: 2}\n"),
+    # a key without value that repeats a key of its map: mapIncludes comes first
+    ("dup_key_without_value", "x: 1\nx\n"),
+    ("dup_key_without_value_nested", "m:\n  x: 1\n  x\n"),
+    ("dup_key_without_value_number", "1: 1\n01\n"),
+    ("dup_key_without_value_string_vs_number", "x: 1\n01\n"),
+    ("dup_key_without_value_quoted_first", "\"x\": 1\nx\n"),
+    ("dup_key_without_value_outer_map", "m:\n  x: 1\nx\n"),
+    ("dup_key_without_value_comment", "x: 1\nx # c\n"),
+    ("dup_key_without_value_explicit_compact", "? x: 1\n  x\n"),
 ]
 
 RELAXED = {'deep_flow'}

@@ -317,6 +317,23 @@ struct KeySet {
     chain: Vec<(usize, u32)>,
 }
 
+impl KeySet {
+    /// Whether a key `===` to `value` (of hash `h`, `key_hash`) is in the set (`mapIncludes`).
+    fn contains(&self, nodes: &[Node], value: &Scalar, h: u64) -> bool {
+        let mut i = self.first.get(&h).copied().unwrap_or(u32::MAX);
+        while i != u32::MAX {
+            let (n, next) = self.chain[i as usize];
+            if let NodeKind::Scalar { value: v2, .. } = &nodes[n].kind
+                && key_eq(value, v2)
+            {
+                return true;
+            }
+            i = next;
+        }
+        false
+    }
+}
+
 pub(crate) struct Frame {
     pub node: usize,
     pub is_map: bool,
@@ -414,6 +431,21 @@ fn last_line_start_colon(text: &str, pos: usize) -> Option<usize> {
     }
 }
 
+/// The length of the spaces and `-`/`?`/`:` indicators that start `pos`'s line (npm yaml's
+/// lexer `indentValue`), when content follows them before `pos` (`? x: |`, not `- |`).
+fn inline_value_line_run(text: &str, pos: usize) -> Option<usize> {
+    let ls = indent::line_start(text, pos);
+    let pre = &text.as_bytes()[ls..pos];
+    let mut i = pre.iter().take_while(|&&c| c == b' ').count();
+    while i < pre.len() && matches!(pre[i], b'-' | b'?' | b':') && matches!(pre.get(i + 1), None | Some(b' ' | b'\t')) {
+        i += 1;
+        while i < pre.len() && matches!(pre[i], b' ' | b'\t') {
+            i += 1;
+        }
+    }
+    (i < pre.len()).then_some(i)
+}
+
 /// (outcome, diagnostics, saphyr error, second document start, dropped region to blank and
 /// run again: `Composer::retry`)
 pub(crate) type RunResult = (ComposeOutcome, Diags, Option<ScanError>, Option<(usize, bool)>, Option<(usize, usize)>);
@@ -447,6 +479,20 @@ impl<'a, 'b> Composer<'a, 'b> {
             retry: None,
             bom_line_start: stripped_bom_line(src.text),
         }
+    }
+
+    /// Whether the plain scalar `text`, as a key of the block map whose keys start at column
+    /// `col`, repeats one of its keys (`mapIncludes`, which `resolveBlockMap` checks before it
+    /// reports a key without a value).
+    pub(crate) fn repeats_block_key(&self, text: &str, col: usize) -> bool {
+        let Some(top) = self.stack.iter().rev().find(|f| !f.flow && f.indent <= col) else {
+            return false;
+        };
+        if !top.is_map || top.indent != col || top.pending_key.is_some() {
+            return false;
+        }
+        let value = self.schema.resolve_plain(text, true);
+        key_hash(&value).is_some_and(|h| top.keys.contains(&self.nodes, &value, h))
     }
 
     /// npm yaml's parser indentation of a block collection starting at byte `pos`: its
@@ -824,18 +870,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                         && let Some(h) = key_hash(value)
                     {
                         let top = self.stack.last_mut().unwrap();
-                        let mut dup = false;
-                        let mut i = top.keys.first.get(&h).copied().unwrap_or(u32::MAX);
-                        while i != u32::MAX {
-                            let (n, next) = top.keys.chain[i as usize];
-                            if let NodeKind::Scalar { value: v2, .. } = &self.nodes[n].kind
-                                && key_eq(value, v2)
-                            {
-                                dup = true;
-                                break;
-                            }
-                            i = next;
-                        }
+                        let dup = top.keys.contains(&self.nodes, value, h);
                         if !dup {
                             let pos = top.keys.chain.len() as u32;
                             let prev = top.keys.first.insert(h, pos).unwrap_or(u32::MAX);
@@ -935,6 +970,13 @@ impl<'a, 'b> Composer<'a, 'b> {
             {
                 indent_next = col + 1;
                 past_colon = true;
+            } else if let Some(run) = inline_value_line_run(self.src.text, header)
+                && run + 1 > indent_next
+                && self.stack.last().is_some_and(|f| f.is_map && !f.flow)
+            {
+                // after a `:` inside the line (`? x: |`), the lexer's indentNext is the line's
+                // indentValue (its spaces and line-start indicators) plus one
+                indent_next = run + 1;
             }
             // on the byte order mark's line the lexer's indentation is the line's spaces
             if let Some(ls) = self.bom_line_start
@@ -1198,11 +1240,13 @@ impl<'a, 'b> Composer<'a, 'b> {
         let indent = if flow {
             0
         } else {
-            // the `-` of an indentless sequence may precede the event's position
+            // the `-` of an indentless sequence may precede the event's position (a map's
+            // event is at its first `?`, and one after a `?` is that explicit key's compact
+            // map, whose indent is its own column: `? x: |`)
             let b = self.src.text.as_bytes();
-            let ind = if is_map { b'?' } else { b'-' };
+            let ind = b'-';
             let mut i = span_end.min(b.len());
-            if b.get(i) != Some(&ind) {
+            if !is_map && b.get(i) != Some(&ind) {
                 while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
                     i -= 1;
                 }

@@ -52,9 +52,14 @@ enum Tok<'t> {
 pub(crate) fn worth_collecting(text: &str, start: usize, end: usize) -> bool {
     // a block collection's node ends with its last item, before the comments that follow it
     let b = text.as_bytes();
+    // (and so do the indicators of its trailing empty nodes: `? x: # c`)
     let mut end = end.min(b.len());
-    while end < b.len() && matches!(b[end], b' ' | b'\t' | b'\r' | b'\n') {
-        end += 1;
+    while end < b.len() {
+        match b[end] {
+            b' ' | b'\t' | b'\r' | b'\n' => end += 1,
+            b':' | b'?' | b'-' if b.get(end + 1).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')) => end += 1,
+            _ => break,
+        }
     }
     if b.get(end) == Some(&b'#') {
         return true;
@@ -408,8 +413,10 @@ impl<'d> Collector<'d> {
         if from > to {
             return None;
         }
+        // `usize::MAX` asks for the closing bracket; a range that merely reaches the end of the
+        // text (a key's trailing comment on the document's last line) is lexed like any other
+        let close = to == usize::MAX;
         let to = to.min(b.len());
-        let close = to == b.len();
         while i < to {
             match b[i] {
                 b']' | b'}' if close && flow => return Some(i),
@@ -792,20 +799,32 @@ impl<'d> Collector<'d> {
             };
             cur = e;
         }
-        // trailing separators and comments up to the line of the next content
-        let mut e = cur;
+        // trailing separators, comments and the empty nodes after the last atom (their
+        // indicators, and their properties, which their nodes span: `? x: !!str # c`), up to the
+        // line of the next content; an indicator less indented than the collection is its
+        // parent's (`? x: # c\n: 1`)
+        let last_atom = atoms.last().and_then(|&a| children.iter().position(|&c| c == a));
+        let mut e = children[last_atom.map_or(0, |i| i + 1)..].iter().map(|&c| doc.nodes[c].end).fold(cur, usize::max);
         let mut line_end_ok = cur;
+        let mut first_line = true;
         while e < b.len() {
             match b[e] {
                 b' ' | b'\t' | b'\r' => e += 1,
                 b'\n' => {
                     e += 1;
                     line_end_ok = e;
+                    first_line = false;
                 }
                 b'#' => {
                     while e < b.len() && b[e] != b'\n' {
                         e += 1;
                     }
+                }
+                b':' | b'?' | b'-'
+                    if b.get(e + 1).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+                        && (first_line || super::indent::column(text, e) >= indent) =>
+                {
+                    e += 1
                 }
                 _ => break,
             }

@@ -825,6 +825,13 @@ impl Composer<'_, '_> {
             return Diag::new("YAMLParseError", "Implicit keys need to be on a single line".into(), st, None);
         }
         let te = token_end(b, st, false);
+        // a plain key that repeats one of the map's keys (`x: 1\nx`)
+        if b.get(st).is_some_and(|&c| !matches!(c, b'!' | b'&' | b'*' | b'"' | b'\'' | b'[' | b'{' | b'|' | b'>'))
+            && let Some(key) = self.src.text.get(st..te)
+            && self.repeats_block_key(key, indent::column(self.src.text, st))
+        {
+            return Diag::new("YAMLParseError", "Map keys must be unique".into(), st, None);
+        }
         Diag::new(
             "YAMLParseError",
             "Implicit map keys need to be followed by map values".into(),

@@ -2476,3 +2476,326 @@ fn oracle_merge_set_source_yaml11() {
     let warnings: &[&str] = &[];
     check_ok(text, expected, warnings);
 }
+
+#[test]
+fn oracle_key_comment_block_seq_last_line() {
+    let text = "? - v # c\n";
+    let expected = r##"{"obj": [["[\n  v # c\n]", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  v # c\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_block_seq_two_items() {
+    let text = "? - v # c\n  - w\n";
+    let expected = r##"{"obj": [["[\n  v, # c\n  w\n]", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  v, # c\\n  w\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_compact_map_last_line() {
+    let text = "? x: v # c\n";
+    let expected = r##"{"obj": [["{\n  x: v # c\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: v # c\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_compact_map_second_entry() {
+    let text = "? x: v\n  y: w # d\n";
+    let expected = r##"{"obj": [["{\n  x: v,\n  y: w # d\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: v,\\n  y: w # d\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_nested_under_map() {
+    let text = "m:\n  ? x: v # c\n";
+    let expected = r##"{"obj": [["m", {"obj": [["{\n  x: v # c\n}", null]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: v # c\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_after_flow_value() {
+    let text = "? x: {a: v} # c\n";
+    let expected = r##"{"obj": [["{\n  x: { a: v } # c\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: { a: v } # c\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_seq_of_compact_map() {
+    let text = "? - x: v # c\n";
+    let expected = r##"{"obj": [["[\n  {\n      x: v # c\n    }\n]", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  {\\n      x: v # c\\n    }\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_value() {
+    let text = "? x: # c\n";
+    let expected = r##"{"obj": [["{\n  x: # c\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: # c\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_value_then_value() {
+    let text = "? x: # c\n: 1\n";
+    let expected = r##"{"obj": [["{\n  x: # c\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: # c\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_value_tagged() {
+    let text = "? x: !!str #\n";
+    let expected = r##"{"obj": [["{\n  x: !!str \"\" #\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: !!str \\\"\\\" #\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_value_unresolved_tag() {
+    let text = "? x: !!seq #\n";
+    let expected = r##"{"obj": [["{\n  x: !!seq #\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "YAMLWarning: Unresolved tag: tag:yaml.org,2002:seq at line 1, column 6:\n\n? x: !!seq #\n     ^^^^^\n",
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: !!seq #\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_value_anchor() {
+    let text = "? x: &a #\n";
+    let expected = r##"{"obj": [["{\n  x: &a #\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: &a #\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_value_next_line() {
+    let text = "? x:\n  # c\n";
+    let expected = r##"{"obj": [["{\n  x: # c\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: # c\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_seq_item() {
+    let text = "? - a\n  - # c\n";
+    let expected = r##"{"obj": [["[\n  a,\n   # c\n]", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  a,\\n   # c\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_key_comment_empty_entry_then_lines() {
+    let text = "? x: 1\n  y: # c\n  # d\n: 2";
+    let expected = r##"{"obj": [["{\n  x: 1,\n  y:\n  # c\n  # d\n}", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  x: 1,\\n  y:\\n  # c\\n  # d\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_explicit_compact_block_scalar_comment_line() {
+    let text = "? x: >+ #\n  # not a comment\n";
+    let expected = r##"{"obj": [["{ x: \"\" }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: \\\"\\\" }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_explicit_compact_block_scalar_under_indented() {
+    let text = "? x: >\n  t\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((2, 3)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 2, column 3:\n\n? x: >\n  t\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_explicit_compact_block_scalar_indented() {
+    let text = "? x: >\n   t\n";
+    let expected = r##"{"obj": [["{ x: \"t\\n\" }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: \\\"t\\\\n\\\" }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_explicit_compact_in_seq_block_scalar() {
+    let text = "- ? x: |\n    t\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((2, 5)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 2, column 5:\n\n- ? x: |\n    t\n    ^\n",
+    );
+}
+
+#[test]
+fn oracle_explicit_compact_in_seq_block_scalar_indented() {
+    let text = "- ? x: |\n     t\n";
+    let expected = r##"[{"obj": [["{ x: \"t\\n\" }", null]]}]"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: \\\"t\\\\n\\\" }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_explicit_compact_flow_value_continuation() {
+    let text = "? x: {a: 1,\n  b: 2}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Flow map in block collection must be sufficiently indented and end with a }",
+        Some((2, 3)),
+        "YAMLParseError: Flow map in block collection must be sufficiently indented and end with a } at line 2, column 3:\n\n? x: {a: 1,\n  b: 2}\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_explicit_compact_flow_value_continuation_indented() {
+    let text = "? x: {a: 1,\n   b: 2}\n";
+    let expected = r##"{"obj": [["{ x: { a: 1, b: 2 } }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: { a: 1, b: 2 } }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dup_key_without_value() {
+    let text = "x: 1\nx\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((2, 1)),
+        "YAMLParseError: Map keys must be unique at line 2, column 1:\n\nx: 1\nx\n^\n",
+    );
+}
+
+#[test]
+fn oracle_dup_key_without_value_nested() {
+    let text = "m:\n  x: 1\n  x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((3, 3)),
+        "YAMLParseError: Map keys must be unique at line 3, column 3:\n\n  x: 1\n  x\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_dup_key_without_value_number() {
+    let text = "1: 1\n01\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((2, 1)),
+        "YAMLParseError: Map keys must be unique at line 2, column 1:\n\n1: 1\n01\n^\n",
+    );
+}
+
+#[test]
+fn oracle_dup_key_without_value_string_vs_number() {
+    let text = "x: 1\n01\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((2, 1)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 2, column 1:\n\nx: 1\n01\n^^\n",
+    );
+}
+
+#[test]
+fn oracle_dup_key_without_value_quoted_first() {
+    let text = "\"x\": 1\nx\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((2, 1)),
+        "YAMLParseError: Map keys must be unique at line 2, column 1:\n\n\"x\": 1\nx\n^\n",
+    );
+}
+
+#[test]
+fn oracle_dup_key_without_value_outer_map() {
+    let text = "m:\n  x: 1\nx\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 1)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 1:\n\n  x: 1\nx\n^\n",
+    );
+}
+
+#[test]
+fn oracle_dup_key_without_value_comment() {
+    let text = "x: 1\nx # c\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((2, 1)),
+        "YAMLParseError: Map keys must be unique at line 2, column 1:\n\nx: 1\nx # c\n^\n",
+    );
+}
+
+#[test]
+fn oracle_dup_key_without_value_explicit_compact() {
+    let text = "? x: 1\n  x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((2, 3)),
+        "YAMLParseError: Map keys must be unique at line 2, column 3:\n\n? x: 1\n  x\n  ^\n",
+    );
+}
