@@ -298,6 +298,19 @@ CASES = [
     ("dup_key_without_value_outer_map", "m:\n  x: 1\nx\n"),
     ("dup_key_without_value_comment", "x: 1\nx # c\n"),
     ("dup_key_without_value_explicit_compact", "? x: 1\n  x\n"),
+    # a flow collection key with properties where npm yaml's parser leaves an item: the props
+    # stay in it, an empty key without value
+    ("map_comment_props_indented_anchor", "m:\n  k: 1\n  &a [f]: 1\n"),
+    ("map_comment_props_indented_tag", "m:\n  k: 1\n  !!seq [f]: 1\n"),
+    ("map_comment_props_indented_flow_map", "m:\n  k: 1\n  &a {f: 1}: 1\n"),
+    ("map_comment_props_column_0", "k: 1\n&a [f]: 1\n"),
+    ("map_comment_props_blank_line", "k: 1\n\n&a [f]: 1\n"),
+    ("map_comment_props_comment_line", "k: 1\n# c\n&a [f]: 1\n"),
+    ("map_comment_props_both_then_more", "k: 1\n\n&a !!seq [f]: 1\nz: 2\n\n[g]: 1\n"),
+    ("map_comment_props_before_key_errors", "k: 1\n\n&a [f, {x: 1, x: 2}]: {y: 1, y: 2}\n"),
+    ("map_comment_props_after_map_comment", "k: 1\n\n[g]: 1\n\n&a [f]: 1\n"),
+    ("map_comment_props_after_empty_value", "m:\n  k:\n  &a [f]: 1\n"),
+    ("map_comment_props_after_block_scalar", "m:\n  k: |\n   x\n  &a [f]: 1\n"),
 ]
 
 RELAXED = {'deep_flow'}

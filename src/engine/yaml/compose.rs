@@ -1328,11 +1328,15 @@ impl<'a, 'b> Composer<'a, 'b> {
         let text = self.src.text;
         let b = text.as_bytes();
         let mut last = None;
+        let mut missing = Vec::new();
         for w in pairs.windows(2) {
             let (pv, (k, _)) = (w[0].1, w[1]);
             let key = &self.nodes[k];
             let flow_key = matches!(key.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. });
-            if !flow_key || key.anchor.is_some() || key.tag.is_some() || !matches!(b.get(key.start), Some(b'[' | b'{'))
+            let props = key.anchor.is_some() || key.tag.is_some();
+            if !flow_key
+                || !matches!(b.get(key.content_start), Some(b'[' | b'{'))
+                || (props && b[key.start..key.content_start].contains(&b'\n'))
             {
                 continue;
             }
@@ -1358,8 +1362,18 @@ impl<'a, 'b> Composer<'a, 'b> {
                     ..
                 }
             );
+            // With properties before the bracket, they stay in the first item, which is then an
+            // empty key with properties and without a value: `Implicit map keys need to be
+            // followed by map values` at the bracket, in item order (`resolveBlockMap`).
+            let found = |last: &mut Option<usize>, missing: &mut Vec<(usize, usize)>| {
+                if props {
+                    missing.push((key.start, key.content_start));
+                } else {
+                    *last = Some(key.start);
+                }
+            };
             if key.start > ls && !block_scalar {
-                last = Some(key.start);
+                found(&mut last, &mut missing);
                 continue;
             }
             // lines between the value's last content line and the key's line
@@ -1378,17 +1392,24 @@ impl<'a, 'b> Composer<'a, 'b> {
                 let rest = line[sp..].iter().position(|c| !matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
                 match rest {
                     None => {
-                        last = Some(key.start);
+                        found(&mut last, &mut missing);
                         break;
                     }
                     Some(r) if line[sp + r] == b'#' && sp + r <= indent => {
-                        last = Some(key.start);
+                        found(&mut last, &mut missing);
                         break;
                     }
                     _ => {}
                 }
                 p = le;
             }
+        }
+        for (start, pos) in missing {
+            // before the errors of the key and of what follows it (they are composed later)
+            let at = self.diags.errors.iter().position(|d| d.start.is_some_and(|s| s >= start));
+            let d =
+                Diag::new("YAMLParseError", "Implicit map keys need to be followed by map values".into(), pos, None);
+            self.diags.errors.insert(at.unwrap_or(self.diags.errors.len()), d);
         }
         if let Some(pos) = last {
             self.diags.error(Diag::new("YAMLParseError", "Map comment with trailing content".into(), pos, None));

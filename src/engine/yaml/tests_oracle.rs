@@ -2799,3 +2799,129 @@ fn oracle_dup_key_without_value_explicit_compact() {
         "YAMLParseError: Map keys must be unique at line 2, column 3:\n\n? x: 1\n  x\n  ^\n",
     );
 }
+
+#[test]
+fn oracle_map_comment_props_indented_anchor() {
+    let text = "m:\n  k: 1\n  &a [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 6)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 6:\n\n  &a [f]: 1\n     ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_indented_tag() {
+    let text = "m:\n  k: 1\n  !!seq [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 9)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 9:\n\n  !!seq [f]: 1\n        ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_indented_flow_map() {
+    let text = "m:\n  k: 1\n  &a {f: 1}: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 6)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 6:\n\n  &a {f: 1}: 1\n     ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_column_0() {
+    let text = "k: 1\n&a [f]: 1\n";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["[ f ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_map_comment_props_blank_line() {
+    let text = "k: 1\n\n&a [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 4)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 4:\n\n&a [f]: 1\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_comment_line() {
+    let text = "k: 1\n# c\n&a [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 4)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 4:\n\n&a [f]: 1\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_both_then_more() {
+    let text = "k: 1\n\n&a !!seq [f]: 1\nz: 2\n\n[g]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 10)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 10:\n\n&a !!seq [f]: 1\n         ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_before_key_errors() {
+    let text = "k: 1\n\n&a [f, {x: 1, x: 2}]: {y: 1, y: 2}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 4)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 4:\n\n&a [f, {x: 1, x: 2}]: {y: 1, y: 2}\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_after_map_comment() {
+    let text = "k: 1\n\n[g]: 1\n\n&a [f]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((5, 4)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 5, column 4:\n\n&a [f]: 1\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_map_comment_props_after_empty_value() {
+    let text = "m:\n  k:\n  &a [f]: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["k", null], ["[ f ]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_map_comment_props_after_block_scalar() {
+    let text = "m:\n  k: |\n   x\n  &a [f]: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["k", "x\n"], ["[ f ]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ f ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
