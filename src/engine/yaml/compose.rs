@@ -506,6 +506,17 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
     }
 
+    /// Where npm yaml's lexer starts `pos`'s line (`parseLineStart`): after the byte order mark
+    /// it strips (`\u{FEFF}\tk: v` has a tab as indentation).
+    fn lexer_line_start(&self, pos: usize) -> usize {
+        let ls = indent::line_start(self.src.text, pos);
+        if self.bom_line_start == Some(ls) && pos >= ls + '\u{FEFF}'.len_utf8() {
+            ls + '\u{FEFF}'.len_utf8()
+        } else {
+            ls
+        }
+    }
+
     fn byte(&self, m: saphyr_parser::Marker) -> usize {
         self.src.char_to_offsets(m.index()).0
     }
@@ -600,7 +611,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 return;
             }
             let is_block = matches!(node.kind, NodeKind::Map { .. } | NodeKind::Seq { .. });
-            let line_start = indent::line_start(text, node.start);
+            let line_start = self.lexer_line_start(node.start);
             let upto = if node.content_start > node.start {
                 lex_props(text, node.start, node.end.max(node.content_start)).end.max(node.start)
             } else {
@@ -630,7 +641,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         } else {
             (false, None)
         };
-        let line_start = indent::line_start(text, node.start);
+        let line_start = self.lexer_line_start(node.start);
         // the first key of a map that starts on the same line is covered by the map's check
         let first_key_same_line = is_key
             && matches!(&parent.kind, NodeKind::Map { pairs, .. } if pairs.is_empty())

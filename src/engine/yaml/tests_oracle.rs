@@ -2925,3 +2925,243 @@ fn oracle_map_comment_props_after_block_scalar() {
     ];
     check_ok(text, expected, warnings);
 }
+
+#[test]
+fn oracle_bom_line_tab_indent() {
+    let text = "\u{feff}\tk: v\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 2:\n\n\u{feff}\tk: v\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_spaces_tab_indent() {
+    let text = "\u{feff}  \tk: v";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 4)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 4:\n\n\u{feff}  \tk: v\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_tab_then_space() {
+    let text = "\u{feff}\t k: v\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 2:\n\n\u{feff}\t k: v\n ^^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_tab_after_comment_line() {
+    let text = "# c\n\u{feff}\ta-b: x\nk: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 2:\n\n\u{feff}\ta-b: x\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_tab_comment() {
+    let text = "\u{feff}\t# c\nk: v\n";
+    let expected = r##"{"obj": [["k", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_mid_text_tab_is_content() {
+    let text = "k: 1\n\u{feff}\tk: v\n";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["\ufeff\tk", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_line_nested_after_empty_key() {
+    let text = "\u{feff}: x: y\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((1, 4)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 4:\n\n\u{feff}: x: y\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_nested_after_comment_line() {
+    let text = "# c\n\u{feff}: x: y\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((2, 4)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 2, column 4:\n\n\u{feff}: x: y\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_nested_with_props() {
+    let text = "\u{feff}: &a x: y\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((1, 4)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 4:\n\n\u{feff}: &a x: y\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_nested_empty_key_twice() {
+    let text = "\u{feff}: : x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((1, 4)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 4:\n\n\u{feff}: : x\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_flow_value_then_nested() {
+    let text = "\u{feff}a: {} : b: c";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((1, 10)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 10:\n\n\u{feff}a: {} : b: c\n         ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_flow_after_empty_key() {
+    let text = "\u{feff}: []: {}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((1, 6)),
+        "YAMLParseError: Map keys must be unique at line 1, column 6:\n\n\u{feff}: []: {}\n     ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_flow_map_after_empty_key() {
+    let text = "\u{feff}: {}: {}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((1, 6)),
+        "YAMLParseError: Map keys must be unique at line 1, column 6:\n\n\u{feff}: {}: {}\n     ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_two_flow_values() {
+    let text = "\u{feff}a: {}: {}: c";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((1, 11)),
+        "YAMLParseError: Map keys must be unique at line 1, column 11:\n\n\u{feff}a: {}: {}: c\n          ^\n",
+    );
+}
+
+#[test]
+fn oracle_bom_line_explicit_key_compact() {
+    let text = "\u{feff}? x: y\n";
+    let expected = r##"{"obj": [["{ x: y }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: y }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_bom_line_explicit_key_flow() {
+    let text = "\u{feff}? [a]: b\n";
+    let expected = r##"{"obj": [["{\n  ? [ a ]\n  : b\n}", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ a ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_value_after_empty_key_entry() {
+    let text = "a: {}: {}: c";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((1, 10)),
+        "YAMLParseError: Map keys must be unique at line 1, column 10:\n\na: {}: {}: c\n         ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_after_empty_key_entry_seq() {
+    let text = "a: {}: [x]: c\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((1, 11)),
+        "YAMLParseError: Map keys must be unique at line 1, column 11:\n\na: {}: [x]: c\n          ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_after_empty_key_entry_nested() {
+    let text = "a:\n  b: {}: {}: c\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((2, 12)),
+        "YAMLParseError: Map keys must be unique at line 2, column 12:\n\n  b: {}: {}: c\n           ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_after_empty_key_entry_in_seq() {
+    let text = "- a: {}: {}: c\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Map keys must be unique",
+        Some((1, 12)),
+        "YAMLParseError: Map keys must be unique at line 1, column 12:\n\n- a: {}: {}: c\n           ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_after_line_start_colon_nests() {
+    let text = ": []: {}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Nested mappings are not allowed in compact mappings",
+        Some((1, 3)),
+        "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 3:\n\n: []: {}\n  ^\n",
+    );
+}

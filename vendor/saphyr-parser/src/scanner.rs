@@ -442,6 +442,9 @@ pub struct Scanner<'input, T> {
     bom_lex_col: isize,
     // dsh-skills patch (11): the line of an explicit key `?` on the byte order mark's line.
     bom_key_line: usize,
+    // dsh-skills patch (11): one past the char index of the last `:` in block context on the
+    // byte order mark's line (0: none)
+    bom_value_index: usize,
     // dsh-skills patch: the line of the last `:` after an implicit key in block context.
     implicit_value_line: usize,
     // dsh-skills patch: the outermost flow collection being scanned started on the line of an
@@ -547,6 +550,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             bom_seq_line: self.bom_seq_line,
             bom_lex_col: self.bom_lex_col,
             bom_key_line: self.bom_key_line,
+            bom_value_index: self.bom_value_index,
             implicit_value_line: self.implicit_value_line,
             flow_is_value: self.flow_is_value,
             flow_value_ended: self.flow_value_ended,
@@ -677,6 +681,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             bom_seq_line: 0,
             bom_lex_col: -1,
             bom_key_line: 0,
+            bom_value_index: 0,
             implicit_value_line: 0,
             flow_is_value: false,
             flow_value_ended: false,
@@ -2840,6 +2845,12 @@ impl<'input, T: Input> Scanner<'input, T> {
             .cloned()
             .ok_or_else(|| ScanError::new_str(self.mark, "simple key expected"))?;
         let start_mark = self.mark;
+        // dsh-skills patch (11, see `bom_value_index`)
+        let prev_bom_value = self.bom_value_index;
+        let on_bom_line = start_mark.line == self.bom_line && self.flow_level == 0;
+        if on_bom_line {
+            self.bom_value_index = start_mark.index + 1;
+        }
         let is_implicit_flow_mapping = if let (Some(Some(implicit_mapping)), Some(false)) = (
             self.implicit_flow_mapping_states.last_mut(),
             self.flow_mapping_started.last(),
@@ -2867,6 +2878,19 @@ impl<'input, T: Input> Scanner<'input, T> {
             ));
         }
 
+        // dsh-skills patch (see `flow_is_value`): a flow collection that follows the `:` of
+        // such an empty-key entry on the same line, and is followed by `:` itself, ends there
+        // too (`a: {}: {}: c`, `\u{FEFF}: []: {}`: three and two entries)
+        if sk.possible && self.flow_level == 0 && self.value_after_flow_value {
+            if let Some(k) = self.simple_keys.last_mut() {
+                k.possible = false;
+            }
+            self.unroll_non_block_indents();
+            self.roll_one_col_indent();
+            self.allow_simple_key();
+            self.tokens.push_back(Token(Span::empty(start_mark), TokenType::Value));
+            return Ok(());
+        }
         if sk.possible {
             if self.flow_level == 0 {
                 self.implicit_value_line = start_mark.line; // dsh-skills patch (see `implicit_value_line`)
@@ -2888,7 +2912,15 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
 
             // Add the BLOCK-MAPPING-START token if needed.
-            let col = self.value_col(sk.mark); // dsh-skills patch (see `value_col`)
+            // dsh-skills patch (see `value_col`); on the byte order mark's line, a key after a
+            // `:` there is a scalar npm yaml's parser turns into a mapping nested in that
+            // value (`Parser.scalar` with `map-value-ind`) whatever its indentation: the real
+            // column nests it here (`\u{FEFF}: x: y`, `\u{FEFF}a: b: c`)
+            let col = if on_bom_line && prev_bom_value > 0 && prev_bom_value <= sk.mark.index {
+                sk.mark.col
+            } else {
+                self.value_col(sk.mark)
+            };
             self.key_at(col); // dsh-skills patch (13)
             self.roll_indent(
                 col,
@@ -2930,9 +2962,19 @@ impl<'input, T: Input> Scanner<'input, T> {
                     ));
                 }
 
-                let col = self.value_col(start_mark); // dsh-skills patch (see `value_col`)
+                // dsh-skills patch (see `value_col`); after another `:` on the byte order mark's
+                // line, the real column nests the mapping in that value, as npm yaml's parser
+                // does (`\u{FEFF}: : x`)
+                let col = if on_bom_line && prev_bom_value > 0 { start_mark.col } else { self.value_col(start_mark) };
                 if self.empty_key_entry(col, start_mark) {
                     return Ok(());
+                }
+                // dsh-skills patch (11): on the byte order mark's line a flow collection after
+                // a line-start `:` has the mapping's indentation 0 too, so npm yaml ends it there
+                // as after an implicit key's `:` (see `flow_is_value`: `\u{FEFF}: []: {}` has
+                // two entries with an empty key)
+                if on_bom_line {
+                    self.implicit_value_line = start_mark.line;
                 }
                 self.roll_indent(
                     col,
