@@ -334,6 +334,24 @@ CASES = [
     ("flow_value_after_empty_key_entry_nested", "a:\n  b: {}: {}: c\n"),
     ("flow_value_after_empty_key_entry_in_seq", "- a: {}: {}: c\n"),
     ("flow_value_after_line_start_colon_nests", ": []: {}\n"),
+    # a block collection key ended by a line indented between it and the mapping: that node is
+    # the key's value in npm yaml's CST, dropped for want of a `:`
+    ("dropped_between_map", "? x: 1\n y: 2\n"),
+    ("dropped_between_after_anchor", "? x: &a\n y: v\n"),
+    ("dropped_between_seq_after_tag", "? x: !!seq\n - a\n"),
+    ("dropped_between_seq", "? x: 1\n - a\n"),
+    ("dropped_between_seq_key", "? - a\n b: 1\n"),
+    ("dropped_between_then_entry", "k: 1\n? x: 1\n y: 2\nz: 3\n"),
+    ("dropped_between_holds_errors", "? x: 1\n y: 2\n  w: [\n"),
+    ("dropped_between_alias_error", "? x: 1\n y: *\n"),
+    ("dropped_between_duplicates", "? x: 1\n y: 2\n y: 3\n"),
+    ("dropped_between_nested", "m:\n  ? x: 1\n   y: 2\n  z: 3\n"),
+    ("dropped_between_after_comment", "? x: 1\n\n # c\n y: 2\n"),
+    ("dropped_between_then_colon", "? x: 1\n y: 2\n: 3\n"),
+    ("dropped_between_then_empty_colon", "? x: 1\n y: 2\n:\n"),
+    ("dropped_between_then_comment_colon", "? x: 1\n y: 2\n\n# c\n: 3\n"),
+    ("dropped_between_seq_then_colon", "? x: 1\n - a\n: 3\n"),
+    ("dropped_between_nested_then_colon", "m:\n  ? x: 1\n   y: 2\n  : 3\n"),
 ]
 
 RELAXED = {'deep_flow'}

@@ -387,7 +387,7 @@ pub(crate) struct Composer<'a, 'b> {
     drop_marks: Vec<(usize, usize, usize, usize)>,
     /// a dropped sequence (its `-` and the byte where npm yaml's parser ends it) that saphyr
     /// failed inside: `mod.rs` blanks it and runs saphyr again
-    pub(crate) retry: Option<(usize, usize)>,
+    pub(crate) retry: Option<Retry>,
     /// start of the first content line when npm yaml's lexer strips a U+FEFF there (saphyr
     /// patch 11): the mark is not a column of that line's indentation
     bom_line_start: Option<usize>,
@@ -448,7 +448,12 @@ fn inline_value_line_run(text: &str, pos: usize) -> Option<usize> {
 
 /// (outcome, diagnostics, saphyr error, second document start, dropped region to blank and
 /// run again: `Composer::retry`)
-pub(crate) type RunResult = (ComposeOutcome, Diags, Option<ScanError>, Option<(usize, bool)>, Option<(usize, usize)>);
+pub(crate) type RunResult = (ComposeOutcome, Diags, Option<ScanError>, Option<(usize, bool)>, Option<Retry>);
+
+/// A dropped region to comment out and parse again: (the byte before its first line's content,
+/// its end, and where to put a `? ` before the comment so that a `:` after the region starts a
+/// new entry with an empty key, as after npm yaml's dropped value).
+pub(crate) type Retry = (usize, usize, Option<usize>);
 
 pub(crate) enum ComposeOutcome {
     Done(Doc),
@@ -816,11 +821,14 @@ impl<'a, 'b> Composer<'a, 'b> {
     /// The dropped sequence (see `is_dropped_explicit_value`) around a saphyr error at byte
     /// `err`: the outermost open one, or one whose `-` saphyr's lookahead had not reached as an
     /// event yet (`? x` pending, then `- ` at the mapping's indentation). (`-` byte, end byte)
-    fn dropped_region(&self, err: usize) -> Option<(usize, usize)> {
+    fn dropped_region(&self, err: usize) -> Option<Retry> {
         let (dash, indent) = match self.drop_marks.first() {
             Some(&(_, _, dash, indent)) => (dash, indent),
             None => {
                 let top = self.stack.last()?;
+                if top.pending_key.is_none() {
+                    return self.dropped_value_region(err);
+                }
                 let k = top.pending_key?;
                 if top.flow || !top.is_map || !self.is_explicit_key(k) {
                     return None;
@@ -843,7 +851,75 @@ impl<'a, 'b> Composer<'a, 'b> {
             return None;
         }
         let end = super::dropped::seq_end(self.src.text, dash, indent, self.limit)?;
-        (end > dash + 1).then_some((dash, end))
+        (end > dash + 1).then_some((dash, end, None))
+    }
+
+    /// A block collection as an explicit key, ended by a line indented less than it but more
+    /// than the mapping, before any `:` (`? x: 1\n y: 2`, `? - a\n b: 1`): what starts there
+    /// is the key's value in npm yaml's CST (`Parser.blockMap`, `startBlockValue`; `pop` sets
+    /// `it.value` after the key's `sep: []`), and `resolveBlockMap` drops it unchecked. saphyr
+    /// has given the key an empty value and fails at that line: the region (from its line start,
+    /// to where npm yaml's parser ends that node) for `Composer::retry`.
+    fn dropped_value_region(&self, err: usize) -> Option<Retry> {
+        let top = self.stack.last()?;
+        let NodeKind::Map { pairs, flow: false, .. } = &self.nodes[top.node].kind else {
+            return None;
+        };
+        let &(k, v) = pairs.last()?;
+        let (key, value) = (&self.nodes[k], &self.nodes[v]);
+        let empty = value.anchor.is_none()
+            && value.tag.is_none()
+            && value.start == value.end
+            && matches!(&value.kind, NodeKind::Scalar { value: Scalar::Null, source, .. } if source.is_empty());
+        if !empty
+            || !matches!(key.kind, NodeKind::Map { flow: false, .. } | NodeKind::Seq { flow: false, .. })
+            // (an explicit key's compact map starts at the `?`, see `collection_start`)
+            || !(self.is_explicit_key(k) || self.src.text.as_bytes().get(key.start) == Some(&b'?'))
+        {
+            return None;
+        }
+        let b = self.src.text.as_bytes();
+        let i = skip_blanks_and_comments(b, self.key_scan_start(k), err.min(b.len()));
+        let ls = indent::line_start(self.src.text, i);
+        let col = self.parser_indent(i);
+        if ls == 0
+            || err < i
+            || !b[ls..i].iter().all(|&c| c == b' ')
+            || col <= top.indent
+            || col >= self.block_indent_of(k)
+            || !self.no_value_indicator(k, i)
+        {
+            return None;
+        }
+        let seq = b.get(i) == Some(&b'-') && matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+        let end = super::dropped::node_end(self.src.text, i, col, seq, self.limit)?;
+        if end <= i {
+            return None;
+        }
+        // a `:` at the mapping's indentation after the region is a new entry's (the item has
+        // its value): `? ` at that column on the region's first line makes it one here
+        let next = skip_blanks_and_comments(b, end, b.len());
+        let colon = b.get(next) == Some(&b':')
+            && matches!(b.get(next + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+            && b[indent::line_start(self.src.text, next)..next].iter().all(|&c| c == b' ')
+            && indent::column(self.src.text, next) == top.indent;
+        let marker = ls + top.indent;
+        if colon
+            && !b.get(marker..marker + 3).is_some_and(|w| w.iter().all(|&c| c.is_ascii() && c != b'\n' && c != b'\r'))
+        {
+            return None;
+        }
+        Some((ls - 1, end, colon.then_some(marker)))
+    }
+
+    /// The column of a block collection's first item (its first key, or its first `-`).
+    fn block_indent_of(&self, id: usize) -> usize {
+        let n = &self.nodes[id];
+        let at = match &n.kind {
+            NodeKind::Map { pairs, .. } => pairs.first().map_or(n.content_start, |&(k, _)| self.nodes[k].start),
+            _ => n.content_start,
+        };
+        indent::column(self.src.text, at)
     }
 
     /// Whether the key node `k` follows a `?` (white space between).

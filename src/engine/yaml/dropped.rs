@@ -568,9 +568,17 @@ impl<'t> Lexer<'t> {
 /// parser indentation `indent`, as npm yaml's lexer and parser see it; `None` for a layout this
 /// does not model.
 pub(crate) fn seq_end(text: &str, dash: usize, indent: usize, limit: usize) -> Option<usize> {
+    node_end(text, dash, indent, true, limit)
+}
+
+/// The end of the dropped block node (a sequence when `seq`, else a mapping) whose first token
+/// starts its line at byte `first`, at parser indentation `indent`: a mapping ends at the first
+/// token that starts a line indented less than it.
+pub(crate) fn node_end(text: &str, first: usize, indent: usize, seq: bool, limit: usize) -> Option<usize> {
     let b = text.as_bytes();
+    let dash = first;
     let ls = text[..dash].rfind('\n').map_or(0, |k| k + 1);
-    if dash - ls != indent || !b[ls..dash].iter().all(|&c| c == b' ') || b.get(dash) != Some(&b'-') {
+    if dash - ls != indent || !b[ls..dash].iter().all(|&c| c == b' ') || (seq && b.get(dash) != Some(&b'-')) {
         return None;
     }
     let mut lx = Lexer {
@@ -636,7 +644,7 @@ pub(crate) fn seq_end(text: &str, dash: usize, indent: usize, limit: usize) -> O
                 }
                 _ => {
                     if at_new_line && p_indent <= indent && !in_flow {
-                        if t == Tok::Ind(b'-') && p_indent == indent {
+                        if p_indent == indent && (!seq || t == Tok::Ind(b'-')) {
                             // the sequence's next item
                         } else {
                             let tls = text[..at].rfind('\n').map_or(0, |k| k + 1);

@@ -297,10 +297,14 @@ fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
         composer.schema = pre.schema;
         composer.lone_base = lone_base;
         let (outcome, diags, scan_err, second_doc, retry) = composer.run(&mut parser);
-        if let Some((dash, end)) = retry
+        if let Some((dash, end, marker)) = retry
             && rounds < 8
-            && let Some(t) = comment_out(cur_text, dash + 1, end)
+            && let Some(mut t) = comment_out(cur_text, dash + 1, end)
         {
+            if let Some(m) = marker {
+                // all ASCII (checked by the composer)
+                t.replace_range(m..m + 3, "? #");
+            }
             rerun = Some(t);
             rounds += 1;
             continue;

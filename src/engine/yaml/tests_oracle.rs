@@ -3165,3 +3165,164 @@ fn oracle_flow_value_after_line_start_colon_nests() {
         "YAMLParseError: Nested mappings are not allowed in compact mappings at line 1, column 3:\n\n: []: {}\n  ^\n",
     );
 }
+
+#[test]
+fn oracle_dropped_between_map() {
+    let text = "? x: 1\n y: 2\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_after_anchor() {
+    let text = "? x: &a\n y: v\n";
+    let expected = r##"{"obj": [["{ x: &a  }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: &a  }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_seq_after_tag() {
+    let text = "? x: !!seq\n - a\n";
+    let expected = r##"{"obj": [["{ x: !!seq  }", null]]}"##;
+    let warnings: &[&str] = &[
+        "YAMLWarning: Unresolved tag: tag:yaml.org,2002:seq at line 1, column 6:\n\n? x: !!seq\n     ^^^^^\n",
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: !!seq  }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_seq() {
+    let text = "? x: 1\n - a\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_seq_key() {
+    let text = "? - a\n b: 1\n";
+    let expected = r##"{"obj": [["[ a ]", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ a ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_then_entry() {
+    let text = "k: 1\n? x: 1\n y: 2\nz: 3\n";
+    let expected = r##"{"obj": [["k", {"num": "1"}], ["{ x: 1 }", null], ["z", {"num": "3"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_holds_errors() {
+    let text = "? x: 1\n y: 2\n  w: [\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_alias_error() {
+    let text = "? x: 1\n y: *\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_duplicates() {
+    let text = "? x: 1\n y: 2\n y: 3\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_nested() {
+    let text = "m:\n  ? x: 1\n   y: 2\n  z: 3\n";
+    let expected = r##"{"obj": [["m", {"obj": [["{ x: 1 }", null], ["z", {"num": "3"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_after_comment() {
+    let text = "? x: 1\n\n # c\n y: 2\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_then_colon() {
+    let text = "? x: 1\n y: 2\n: 3\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null], ["", {"num": "3"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_then_empty_colon() {
+    let text = "? x: 1\n y: 2\n:\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null], ["", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_then_comment_colon() {
+    let text = "? x: 1\n y: 2\n\n# c\n: 3\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null], ["", {"num": "3"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_seq_then_colon() {
+    let text = "? x: 1\n - a\n: 3\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null], ["", {"num": "3"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_nested_then_colon() {
+    let text = "m:\n  ? x: 1\n   y: 2\n  : 3\n";
+    let expected = r##"{"obj": [["m", {"obj": [["{ x: 1 }", null], ["", {"num": "3"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}

@@ -2838,6 +2838,7 @@ impl<'input, T: Input> Scanner<'input, T> {
     }
 
     /// Fetch a value from a mapping (after a `:`).
+    #[allow(clippy::too_many_lines)]
     fn fetch_value(&mut self) -> ScanResult {
         let sk = self
             .simple_keys
@@ -2845,12 +2846,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             .cloned()
             .ok_or_else(|| ScanError::new_str(self.mark, "simple key expected"))?;
         let start_mark = self.mark;
-        // dsh-skills patch (11, see `bom_value_index`)
-        let prev_bom_value = self.bom_value_index;
-        let on_bom_line = start_mark.line == self.bom_line && self.flow_level == 0;
-        if on_bom_line {
-            self.bom_value_index = start_mark.index + 1;
-        }
+        let (on_bom_line, prev_bom_value) = self.note_bom_value(start_mark); // dsh-skills patch (11)
         let is_implicit_flow_mapping = if let (Some(Some(implicit_mapping)), Some(false)) = (
             self.implicit_flow_mapping_states.last_mut(),
             self.flow_mapping_started.last(),
@@ -2878,17 +2874,8 @@ impl<'input, T: Input> Scanner<'input, T> {
             ));
         }
 
-        // dsh-skills patch (see `flow_is_value`): a flow collection that follows the `:` of
-        // such an empty-key entry on the same line, and is followed by `:` itself, ends there
-        // too (`a: {}: {}: c`, `\u{FEFF}: []: {}`: three and two entries)
         if sk.possible && self.flow_level == 0 && self.value_after_flow_value {
-            if let Some(k) = self.simple_keys.last_mut() {
-                k.possible = false;
-            }
-            self.unroll_non_block_indents();
-            self.roll_one_col_indent();
-            self.allow_simple_key();
-            self.tokens.push_back(Token(Span::empty(start_mark), TokenType::Value));
+            self.value_after_flow_value_key(start_mark);
             return Ok(());
         }
         if sk.possible {
@@ -2912,15 +2899,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
 
             // Add the BLOCK-MAPPING-START token if needed.
-            // dsh-skills patch (see `value_col`); on the byte order mark's line, a key after a
-            // `:` there is a scalar npm yaml's parser turns into a mapping nested in that
-            // value (`Parser.scalar` with `map-value-ind`) whatever its indentation: the real
-            // column nests it here (`\u{FEFF}: x: y`, `\u{FEFF}a: b: c`)
-            let col = if on_bom_line && prev_bom_value > 0 && prev_bom_value <= sk.mark.index {
-                sk.mark.col
-            } else {
-                self.value_col(sk.mark)
-            };
+            let col = self.key_col(sk.mark, on_bom_line, prev_bom_value); // dsh-skills patch (11)
             self.key_at(col); // dsh-skills patch (13)
             self.roll_indent(
                 col,
@@ -2962,19 +2941,9 @@ impl<'input, T: Input> Scanner<'input, T> {
                     ));
                 }
 
-                // dsh-skills patch (see `value_col`); after another `:` on the byte order mark's
-                // line, the real column nests the mapping in that value, as npm yaml's parser
-                // does (`\u{FEFF}: : x`)
-                let col = if on_bom_line && prev_bom_value > 0 { start_mark.col } else { self.value_col(start_mark) };
+                let col = self.key_col(start_mark, on_bom_line, prev_bom_value); // dsh-skills patch (11)
                 if self.empty_key_entry(col, start_mark) {
                     return Ok(());
-                }
-                // dsh-skills patch (11): on the byte order mark's line a flow collection after
-                // a line-start `:` has the mapping's indentation 0 too, so npm yaml ends it there
-                // as after an implicit key's `:` (see `flow_is_value`: `\u{FEFF}: []: {}` has
-                // two entries with an empty key)
-                if on_bom_line {
-                    self.implicit_value_line = start_mark.line;
                 }
                 self.roll_indent(
                     col,
@@ -2995,6 +2964,49 @@ impl<'input, T: Input> Scanner<'input, T> {
             .push_back(Token(Span::empty(start_mark), TokenType::Value));
 
         Ok(())
+    }
+
+    /// dsh-skills patch (11): notes a `:` in block context on the byte order mark's line;
+    /// returns whether it is on that line and where the previous one there was
+    /// (`bom_value_index`). A flow collection after a line-start `:` there has the mapping's
+    /// indentation 0 too, so npm yaml ends it at a following `:` as after an implicit key's
+    /// (`implicit_value_line`, see `flow_is_value`: `\u{FEFF}: []: {}` has
+    /// two entries with an empty key).
+    fn note_bom_value(&mut self, m: Marker) -> (bool, usize) {
+        let prev = self.bom_value_index;
+        let on = m.line == self.bom_line && self.flow_level == 0;
+        if on {
+            self.bom_value_index = m.index + 1;
+            self.implicit_value_line = m.line;
+        }
+        (on, prev)
+    }
+
+    /// dsh-skills patch (11): the column of a mapping started by a key or `:` at `m` (see
+    /// `value_col`). On the byte order mark's line, one after a `:` there (`prev`, from
+    /// `note_bom_value`) is in that value, which npm yaml's parser nests whatever its
+    /// indentation (`Parser.scalar` with `map-value-ind`): the real column nests it here
+    /// (`\u{FEFF}: x: y`, `\u{FEFF}a: b: c`, `\u{FEFF}: : x`).
+    fn key_col(&mut self, m: Marker, on_bom_line: bool, prev: usize) -> usize {
+        if on_bom_line && prev > 0 && prev <= m.index {
+            m.col
+        } else {
+            self.value_col(m)
+        }
+    }
+
+    /// dsh-skills patch (see `flow_is_value`): a flow collection that follows the `:` of an
+    /// empty-key entry (patch 8) on the same line, and is followed by `:` itself, ends there
+    /// too (`a: {}: {}: c`, `\u{FEFF}: []: {}`: three and two entries); its simple key is
+    /// dropped and the `Value` token starts the next entry.
+    fn value_after_flow_value_key(&mut self, start_mark: Marker) {
+        if let Some(k) = self.simple_keys.last_mut() {
+            k.possible = false;
+        }
+        self.unroll_non_block_indents();
+        self.roll_one_col_indent();
+        self.allow_simple_key();
+        self.tokens.push_back(Token(Span::empty(start_mark), TokenType::Value));
     }
 
     /// dsh-skills patch (13): an implicit key at column `col` ends an indentless sequence and
