@@ -352,6 +352,8 @@ CASES = [
     ("dropped_between_then_comment_colon", "? x: 1\n y: 2\n\n# c\n: 3\n"),
     ("dropped_between_seq_then_colon", "? x: 1\n - a\n: 3\n"),
     ("dropped_between_nested_then_colon", "m:\n  ? x: 1\n   y: 2\n  : 3\n"),
+    ("dropped_between_non_ascii_key", "? x: 1\n \u00e9: 2\n"),
+    ("dropped_between_non_ascii_nested", "? x: &m`2\n \u00e9:\n   - &a1 v\n [x, y]:  # a: b\n"),
 ]
 
 RELAXED = {'deep_flow'}

@@ -193,11 +193,12 @@ fn comment_out(text: &str, from: usize, to: usize) -> Option<String> {
         }
         if p < le && b[p] != b'\r' {
             // the `#` needs white space or the line start before it (the region's first line
-            // follows its `-`)
-            let room = if ls == from { p >= from + 2 } else { p > ls };
+            // follows its `-`, unless the region starts at a line start)
+            let after_dash = ls == from && from > 0 && b[from - 1] != b'\n';
+            let room = if after_dash { p >= from + 2 } else { p > ls };
             if room {
                 b[p - 1] = b'#';
-            } else if b[p].is_ascii() && (ls != from || p > from) {
+            } else if b[p].is_ascii() && (!after_dash || p > from) {
                 b[p] = b'#';
             } else {
                 return None;

@@ -3326,3 +3326,23 @@ fn oracle_dropped_between_nested_then_colon() {
     ];
     check_ok(text, expected, warnings);
 }
+
+#[test]
+fn oracle_dropped_between_non_ascii_key() {
+    let text = "? x: 1\n é: 2\n";
+    let expected = r##"{"obj": [["{ x: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_between_non_ascii_nested() {
+    let text = "? x: &m`2\n é:\n   - &a1 v\n [x, y]:  # a: b\n";
+    let expected = r##"{"obj": [["{ x: &m`2  }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ x: &m`2  }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
