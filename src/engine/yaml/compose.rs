@@ -320,7 +320,10 @@ struct KeySet {
 pub(crate) struct Frame {
     pub node: usize,
     pub is_map: bool,
+    /// in flow context: a flow collection, or a single-pair map of a flow sequence (`pair`)
     pub flow: bool,
+    /// a single-pair map of a flow sequence written without braces (`[a: 1]`)
+    pub pair: bool,
     /// npm yaml's indent of a block collection (column of its keys / `-`)
     pub indent: usize,
     indent_known: bool,
@@ -571,6 +574,20 @@ impl<'a, 'b> Composer<'a, 'b> {
             return;
         };
         if top.flow {
+            // saphyr leaves a quoted scalar in a flow sequence's single-pair map (`[a: "b`) to
+            // us: npm yaml's lexer ends it at a line indented less than the block context needs
+            if top.pair {
+                let node = &self.nodes[id];
+                let q = match &node.kind {
+                    NodeKind::Scalar { style: ScalarStyle::SingleQuoted, .. } => b'\'',
+                    NodeKind::Scalar { style: ScalarStyle::DoubleQuoted, .. } => b'"',
+                    _ => return,
+                };
+                let required = self.required_indent();
+                if let Some(d) = indent::check_continuation(text, node.content_start, node.end, required, Cont::Quoted(q)) {
+                    self.diags.error(d);
+                }
+            }
             return;
         }
         let node = &self.nodes[id];
@@ -1087,6 +1104,7 @@ impl<'a, 'b> Composer<'a, 'b> {
 
     fn collection_start(&mut self, is_map: bool, anchor_id: usize, has_tag: bool, span: Span) -> Result<(), ()> {
         let mut start = self.byte(span.start);
+        let span_start = start;
         let span_end = self.byte(span.end);
         if anchor_id == 0 && !has_tag {
             // an indentless block sequence's event starts at its first item,
@@ -1102,15 +1120,12 @@ impl<'a, 'b> Composer<'a, 'b> {
             }
         }
         let props = self.props(start, span_end, anchor_id != 0, has_tag);
-        // a flow collection's start event covers its bracket (and maybe white space after it)
-        let last =
-            self.src.text[start.min(span_end)..span_end].trim_end_matches([' ', '\t', '\r', '\n']).chars().next_back();
-        let flow = span_end > start && matches!(last, Some('[' | '{'));
-        let bracket = start
-            + self.src.text[start.min(span_end)..span_end]
-                .trim_end_matches([' ', '\t', '\r', '\n'])
-                .len()
-                .saturating_sub(1);
+        // a flow collection's start event covers its props, its bracket and the white space and
+        // comment after it on that line (`[ # c`); a block collection's covers its props only
+        // (and white space, comments and line breaks after them)
+        let after_props = if anchor_id != 0 || has_tag { props.end } else { span_start };
+        let bracket = skip_blanks_and_comments(self.src.text.as_bytes(), after_props, span_end);
+        let flow = bracket < span_end && matches!(self.src.text.as_bytes()[bracket], b'[' | b'{');
         // depth guard (npm yaml fails with a stack overflow)
         let parent_cost = self.stack.last().map_or(0.0, |f| f.cost);
         let cost = parent_cost
@@ -1195,7 +1210,9 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         let id = self.push_node(node);
         self.attach(id);
-        let indent = if flow {
+        // a single-pair map of a flow sequence (`[a: 1]`) has no brackets but is in flow context
+        let pair = !flow && self.stack.last().is_some_and(|f| f.flow);
+        let indent = if flow || pair {
             0
         } else {
             // the `-` of an indentless sequence may precede the event's position
@@ -1213,7 +1230,8 @@ impl<'a, 'b> Composer<'a, 'b> {
         self.stack.push(Frame {
             node: id,
             is_map,
-            flow,
+            flow: flow || pair,
+            pair,
             indent,
             indent_known: true,
             pending_key: None,

@@ -128,7 +128,7 @@ impl Composer<'_, '_> {
     }
 
     /// npm yaml's lexer indentNext for scalars in the current context.
-    fn required_indent(&self) -> usize {
+    pub(crate) fn required_indent(&self) -> usize {
         self.stack.iter().rev().find(|f| !f.flow).map_or(0, |f| f.indent + 1)
     }
 
@@ -218,7 +218,7 @@ impl Composer<'_, '_> {
     }
 
     fn innermost_flow(&self) -> Option<(bool, usize)> {
-        self.stack.iter().rev().find(|f| f.flow).map(|f| (f.is_map, f.node))
+        self.stack.iter().rev().find(|f| f.flow && !f.pair).map(|f| (f.is_map, f.node))
     }
 
     /// End of the last composed item of the collection `node`, or after its opening bracket.
