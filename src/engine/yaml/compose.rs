@@ -584,7 +584,9 @@ impl<'a, 'b> Composer<'a, 'b> {
                     _ => return,
                 };
                 let required = self.required_indent();
-                if let Some(d) = indent::check_continuation(text, node.content_start, node.end, required, Cont::Quoted(q)) {
+                if let Some(d) =
+                    indent::check_continuation(text, node.content_start, node.end, required, Cont::Quoted(q))
+                {
                     self.diags.error(d);
                 }
             }
@@ -679,6 +681,55 @@ impl<'a, 'b> Composer<'a, 'b> {
                 Some(n.end.max(st + 1)),
             ));
         }
+    }
+
+    /// npm yaml's parser after a block map's first key that is a flow collection spanning lines
+    /// (saphyr patch 16): the map's indentation is the key line's, but a value on the line of
+    /// the closing bracket is taken with that line's indentation (`Parser.blockMap`,
+    /// `this.indent`); below the map's, the map ends there and the value goes up the stack to
+    /// the first collection that takes it (`m:\n  [ [a]\n ]: 1`).
+    fn check_multi_line_flow_key_value(&mut self, k: usize, v: usize) {
+        let Some(top) = self.stack.last() else { return };
+        let NodeKind::Map { pairs, flow: false, .. } = &self.nodes[top.node].kind else { return };
+        let key = &self.nodes[k];
+        if !pairs.is_empty() || !matches!(key.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. })
+        {
+            return;
+        }
+        let text = self.src.text;
+        let b = text.as_bytes();
+        let close_line = indent::line_start(text, key.end.saturating_sub(1));
+        if indent::line_start(text, key.content_start) == close_line || self.is_explicit_key(k) {
+            return;
+        }
+        let value = &self.nodes[v];
+        let empty = matches!(&value.kind, NodeKind::Scalar { style: ScalarStyle::Plain, .. })
+            && value.end <= value.content_start
+            && value.anchor.is_none()
+            && value.tag.is_none();
+        if empty || indent::line_start(text, value.start) != close_line {
+            return;
+        }
+        let line_indent = b[close_line..].iter().take_while(|&&c| c == b' ').count();
+        if line_indent >= top.indent {
+            return;
+        }
+        let depth = self.stack.len();
+        let mut msg = "Unexpected scalar at node end";
+        for f in self.stack[..depth - 1].iter().rev() {
+            if f.is_map && f.indent < line_indent {
+                msg = "All mapping items must start at the same column";
+            } else if f.is_map && f.indent == line_indent {
+                msg = "Implicit map keys need to be followed by map values";
+            } else if !f.is_map && f.indent < line_indent {
+                msg = "Sequence item without - indicator";
+            } else {
+                continue;
+            }
+            break;
+        }
+        let at = value.start;
+        self.diags.error(Diag::new("YAMLParseError", msg.into(), at, None));
     }
 
     /// npm yaml (`resolveBlockMap`): the value of an implicit key (no `?`; an empty key `: `
@@ -865,6 +916,9 @@ impl<'a, 'b> Composer<'a, 'b> {
                     }
                 }
                 Some(k) => {
+                    if !parent_flow {
+                        self.check_multi_line_flow_key_value(k, id);
+                    }
                     let value = if !parent_flow && self.is_dropped_explicit_value(k, id) {
                         // npm yaml: a block sequence after `? key` with no `:` is dropped
                         self.drop_next_frame = true;
@@ -1277,9 +1331,22 @@ impl<'a, 'b> Composer<'a, 'b> {
             && !top.flow
         {
             let is_map = frame.is_map;
+            // npm yaml's lexer checks the lines against its indentNext, which an implicit key
+            // (`[a,\n b]: 1`) leaves as the line before it had it: the parent collection's
+            // indentation + 1 for a map's first key, the map's own for the others
+            let required = if top.is_map && top.pending_key == Some(id) && !self.is_explicit_key(id) {
+                if matches!(&self.nodes[top.node].kind, NodeKind::Map { pairs, .. } if pairs.is_empty()) {
+                    let depth = self.stack.len();
+                    if depth >= 2 { self.stack[depth - 2].indent + 1 } else { 0 }
+                } else {
+                    top.indent
+                }
+            } else {
+                top.indent + 1
+            };
             let n = &self.nodes[id];
             if let Some(d) =
-                indent::check_continuation(self.src.text, n.content_start, n.end, top.indent + 1, Cont::Flow(is_map))
+                indent::check_continuation(self.src.text, n.content_start, n.end, required, Cont::Flow(is_map))
             {
                 self.diags.error(d);
             }
