@@ -162,6 +162,23 @@ impl Composer<'_, '_> {
         i
     }
 
+    /// The opening bracket of the outermost flow collection whose closing bracket comes right
+    /// before `pos` (white space between), when it is the last node composed.
+    fn closed_flow_before(&self, pos: usize) -> Option<usize> {
+        let b = self.text_bytes();
+        let mut p = pos.min(b.len());
+        while p > 0 && is_ws(b[p - 1]) {
+            p -= 1;
+        }
+        if p == 0 || !matches!(b[p - 1], b']' | b'}') || self.innermost_flow().is_some() || self.last_node_end != p {
+            return None;
+        }
+        self.nodes.iter().rev().find_map(|n| {
+            (n.end == p && matches!(n.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. }))
+                .then_some(n.content_start)
+        })
+    }
+
     /// Start of the line after the last composed node (npm yaml's `offset`
     /// after the previous item, which includes its line break).
     fn line_after_last_node(&self) -> usize {
@@ -474,6 +491,12 @@ impl Composer<'_, '_> {
                     );
                 }
                 let mut st = self.next_token_start(self.last_end);
+                // a flow collection key spanning lines: npm yaml reports it at its bracket
+                if ch == Some(b':')
+                    && let Some(open) = self.closed_flow_before(m)
+                {
+                    st = open;
+                }
                 // the would-be key may already have been emitted as a scalar
                 if let Some(n) = self.nodes.last()
                     && matches!(n.kind, NodeKind::Scalar { .. })

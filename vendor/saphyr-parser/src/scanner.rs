@@ -1763,8 +1763,11 @@ impl<'input, T: Input> Scanner<'input, T> {
             pair: false,
         });
         self.flow_token_line = self.mark.line;
-
-        self.roll_one_col_indent();
+        // a flow collection at the block mapping's column is a key of it, whose lines npm yaml's
+        // lexer wants indented as much as the mapping, not one column more
+        if self.mark.col as isize != self.indent {
+            self.roll_one_col_indent();
+        }
         self.increase_flow_level()?;
 
         self.allow_simple_key();
