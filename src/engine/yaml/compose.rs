@@ -337,7 +337,10 @@ impl KeySet {
 pub(crate) struct Frame {
     pub node: usize,
     pub is_map: bool,
+    /// in flow context: a flow collection, or a single-pair map of a flow sequence (`pair`)
     pub flow: bool,
+    /// a single-pair map of a flow sequence written without braces (`[a: 1]`)
+    pub pair: bool,
     /// npm yaml's indent of a block collection (column of its keys / `-`)
     pub indent: usize,
     indent_known: bool,
@@ -633,6 +636,22 @@ impl<'a, 'b> Composer<'a, 'b> {
             return;
         };
         if top.flow {
+            // saphyr leaves a quoted scalar in a flow sequence's single-pair map (`[a: "b`) to
+            // us: npm yaml's lexer ends it at a line indented less than the block context needs
+            if top.pair {
+                let node = &self.nodes[id];
+                let q = match &node.kind {
+                    NodeKind::Scalar { style: ScalarStyle::SingleQuoted, .. } => b'\'',
+                    NodeKind::Scalar { style: ScalarStyle::DoubleQuoted, .. } => b'"',
+                    _ => return,
+                };
+                let required = self.required_indent();
+                if let Some(d) =
+                    indent::check_continuation(text, node.content_start, node.end, required, Cont::Quoted(q))
+                {
+                    self.diags.error(d);
+                }
+            }
             return;
         }
         let node = &self.nodes[id];
@@ -724,6 +743,55 @@ impl<'a, 'b> Composer<'a, 'b> {
                 Some(n.end.max(st + 1)),
             ));
         }
+    }
+
+    /// npm yaml's parser after a block map's first key that is a flow collection spanning lines
+    /// (saphyr patch 16): the map's indentation is the key line's, but a value on the line of
+    /// the closing bracket is taken with that line's indentation (`Parser.blockMap`,
+    /// `this.indent`); below the map's, the map ends there and the value goes up the stack to
+    /// the first collection that takes it (`m:\n  [ [a]\n ]: 1`).
+    fn check_multi_line_flow_key_value(&mut self, k: usize, v: usize) {
+        let Some(top) = self.stack.last() else { return };
+        let NodeKind::Map { pairs, flow: false, .. } = &self.nodes[top.node].kind else { return };
+        let key = &self.nodes[k];
+        if !pairs.is_empty() || !matches!(key.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. })
+        {
+            return;
+        }
+        let text = self.src.text;
+        let b = text.as_bytes();
+        let close_line = indent::line_start(text, key.end.saturating_sub(1));
+        if indent::line_start(text, key.content_start) == close_line || self.is_explicit_key(k) {
+            return;
+        }
+        let value = &self.nodes[v];
+        let empty = matches!(&value.kind, NodeKind::Scalar { style: ScalarStyle::Plain, .. })
+            && value.end <= value.content_start
+            && value.anchor.is_none()
+            && value.tag.is_none();
+        if empty || indent::line_start(text, value.start) != close_line {
+            return;
+        }
+        let line_indent = b[close_line..].iter().take_while(|&&c| c == b' ').count();
+        if line_indent >= top.indent {
+            return;
+        }
+        let depth = self.stack.len();
+        let mut msg = "Unexpected scalar at node end";
+        for f in self.stack[..depth - 1].iter().rev() {
+            if f.is_map && f.indent < line_indent {
+                msg = "All mapping items must start at the same column";
+            } else if f.is_map && f.indent == line_indent {
+                msg = "Implicit map keys need to be followed by map values";
+            } else if !f.is_map && f.indent < line_indent {
+                msg = "Sequence item without - indicator";
+            } else {
+                continue;
+            }
+            break;
+        }
+        let at = value.start;
+        self.diags.error(Diag::new("YAMLParseError", msg.into(), at, None));
     }
 
     /// npm yaml (`resolveBlockMap`): the value of an implicit key (no `?`; an empty key `: `
@@ -970,6 +1038,9 @@ impl<'a, 'b> Composer<'a, 'b> {
                     }
                 }
                 Some(k) => {
+                    if !parent_flow {
+                        self.check_multi_line_flow_key_value(k, id);
+                    }
                     let value = if !parent_flow && self.is_dropped_explicit_value(k, id) {
                         // npm yaml: a block sequence after `? key` with no `:` is dropped
                         self.drop_next_frame = true;
@@ -1216,6 +1287,7 @@ impl<'a, 'b> Composer<'a, 'b> {
 
     fn collection_start(&mut self, is_map: bool, anchor_id: usize, has_tag: bool, span: Span) -> Result<(), ()> {
         let mut start = self.byte(span.start);
+        let span_start = start;
         let span_end = self.byte(span.end);
         if anchor_id == 0 && !has_tag {
             // an indentless block sequence's event starts at its first item,
@@ -1231,15 +1303,12 @@ impl<'a, 'b> Composer<'a, 'b> {
             }
         }
         let props = self.props(start, span_end, anchor_id != 0, has_tag);
-        // a flow collection's start event covers its bracket (and maybe white space after it)
-        let last =
-            self.src.text[start.min(span_end)..span_end].trim_end_matches([' ', '\t', '\r', '\n']).chars().next_back();
-        let flow = span_end > start && matches!(last, Some('[' | '{'));
-        let bracket = start
-            + self.src.text[start.min(span_end)..span_end]
-                .trim_end_matches([' ', '\t', '\r', '\n'])
-                .len()
-                .saturating_sub(1);
+        // a flow collection's start event covers its props, its bracket and the white space and
+        // comment after it on that line (`[ # c`); a block collection's covers its props only
+        // (and white space, comments and line breaks after them)
+        let after_props = if anchor_id != 0 || has_tag { props.end } else { span_start };
+        let bracket = skip_blanks_and_comments(self.src.text.as_bytes(), after_props, span_end);
+        let flow = bracket < span_end && matches!(self.src.text.as_bytes()[bracket], b'[' | b'{');
         // depth guard (npm yaml fails with a stack overflow)
         let parent_cost = self.stack.last().map_or(0.0, |f| f.cost);
         let cost = parent_cost
@@ -1324,7 +1393,9 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         let id = self.push_node(node);
         self.attach(id);
-        let indent = if flow {
+        // a single-pair map of a flow sequence (`[a: 1]`) has no brackets but is in flow context
+        let pair = !flow && self.stack.last().is_some_and(|f| f.flow);
+        let indent = if flow || pair {
             0
         } else {
             // the `-` of an indentless sequence may precede the event's position (a map's
@@ -1344,7 +1415,8 @@ impl<'a, 'b> Composer<'a, 'b> {
         self.stack.push(Frame {
             node: id,
             is_map,
-            flow,
+            flow: flow || pair,
+            pair,
             indent,
             indent_known: true,
             pending_key: None,
@@ -1390,9 +1462,22 @@ impl<'a, 'b> Composer<'a, 'b> {
             && !top.flow
         {
             let is_map = frame.is_map;
+            // npm yaml's lexer checks the lines against its indentNext, which an implicit key
+            // (`[a,\n b]: 1`) leaves as the line before it had it: the parent collection's
+            // indentation + 1 for a map's first key, the map's own for the others
+            let required = if top.is_map && top.pending_key == Some(id) && !self.is_explicit_key(id) {
+                if matches!(&self.nodes[top.node].kind, NodeKind::Map { pairs, .. } if pairs.is_empty()) {
+                    let depth = self.stack.len();
+                    if depth >= 2 { self.stack[depth - 2].indent + 1 } else { 0 }
+                } else {
+                    top.indent
+                }
+            } else {
+                top.indent + 1
+            };
             let n = &self.nodes[id];
             if let Some(d) =
-                indent::check_continuation(self.src.text, n.content_start, n.end, top.indent + 1, Cont::Flow(is_map))
+                indent::check_continuation(self.src.text, n.content_start, n.end, required, Cont::Flow(is_map))
             {
                 self.diags.error(d);
             }

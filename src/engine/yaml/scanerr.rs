@@ -128,7 +128,7 @@ impl Composer<'_, '_> {
     }
 
     /// npm yaml's lexer indentNext for scalars in the current context.
-    fn required_indent(&self) -> usize {
+    pub(crate) fn required_indent(&self) -> usize {
         self.stack.iter().rev().find(|f| !f.flow).map_or(0, |f| f.indent + 1)
     }
 
@@ -160,6 +160,31 @@ impl Composer<'_, '_> {
             }
         }
         i
+    }
+
+    /// The opening bracket of the outermost flow collection whose closing bracket comes right
+    /// before `pos` (white space between), when it is the last node composed.
+    fn closed_flow_before(&self, pos: usize) -> Option<usize> {
+        let b = self.text_bytes();
+        let mut p = pos.min(b.len());
+        while p > 0 && is_ws(b[p - 1]) {
+            p -= 1;
+        }
+        if p == 0 || !matches!(b[p - 1], b']' | b'}') {
+            return None;
+        }
+        // its end event may not have come yet: then it is the only open flow collection
+        let mut open = self.stack.iter().filter(|f| f.flow && !f.pair);
+        if let (Some(f), None) = (open.next(), open.next()) {
+            return Some(self.nodes[f.node].content_start);
+        }
+        if self.innermost_flow().is_some() || self.last_node_end != p {
+            return None;
+        }
+        self.nodes.iter().rev().find_map(|n| {
+            (n.end == p && matches!(n.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. }))
+                .then_some(n.content_start)
+        })
     }
 
     /// Start of the line after the last composed node (npm yaml's `offset`
@@ -218,7 +243,7 @@ impl Composer<'_, '_> {
     }
 
     fn innermost_flow(&self) -> Option<(bool, usize)> {
-        self.stack.iter().rev().find(|f| f.flow).map(|f| (f.is_map, f.node))
+        self.stack.iter().rev().find(|f| f.flow && !f.pair).map(|f| (f.is_map, f.node))
     }
 
     /// End of the last composed item of the collection `node`, or after its opening bracket.
@@ -474,8 +499,14 @@ impl Composer<'_, '_> {
                     );
                 }
                 let mut st = self.next_token_start(self.last_end);
+                // a flow collection key spanning lines: npm yaml reports it at its bracket
+                let flow_key = if ch == Some(b':') { self.closed_flow_before(m) } else { None };
+                if let Some(open) = flow_key {
+                    st = open;
+                }
                 // the would-be key may already have been emitted as a scalar
-                if let Some(n) = self.nodes.last()
+                if flow_key.is_none()
+                    && let Some(n) = self.nodes.last()
                     && matches!(n.kind, NodeKind::Scalar { .. })
                     && n.end <= m
                     && b[n.end..m].iter().all(|&c| is_ws(c))
@@ -681,6 +712,12 @@ impl Composer<'_, '_> {
             "invalid indentation" => match self.innermost_flow() {
                 Some((is_map, _)) => {
                     let (name, c) = if is_map { ("Flow map", '}') } else { ("Flow sequence", ']') };
+                    generic(format!("{name} in block collection must be sufficiently indented and end with a {c}"))
+                }
+                // a flow collection key (saphyr patch 16) whose events saphyr still holds
+                None if matches!(ch, Some(b']' | b'}')) => {
+                    let name = if ch == Some(b'}') { "Flow map" } else { "Flow sequence" };
+                    let c = ch.map_or(']', char::from);
                     generic(format!("{name} in block collection must be sufficiently indented and end with a {c}"))
                 }
                 None => generic(info.to_string()),

@@ -3346,3 +3346,307 @@ fn oracle_dropped_between_non_ascii_nested() {
     ];
     check_ok(text, expected, warnings);
 }
+
+#[test]
+fn oracle_flow_comment_after_bracket_nested() {
+    let text = "[ # c1\n [\n s] ]\n";
+    let expected = r##"[["s"]]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_comment_after_bracket_value() {
+    let text = "a: [ # c1\n {\n s: 1} ]\n";
+    let expected = r##"{"obj": [["a", [{"obj": [["s", {"num": "1"}]]}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_comment_after_bracket_key() {
+    let text = "? [ # c1\n 1, [\n\n s] ]\n: 1\n";
+    let expected = r##"{"obj": [["[\n  # c1\n  1,\n  [\n\n      s\n    ]\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  # c1\\n  1,\\n  [\\n\\n      s\\n  ...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_comment_bracket_in_comment_key() {
+    let text = "metadata:\n  ? [ #null, \"q\" ,[\n   long text value\n   # c\n   ,c1 # c]\n   \n   ]\n  : 1\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["[\n  #null, \"q\" ,[\n  long text value, # c\n  c1 # c]\n]", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  #null, \\\"q\\\" ,[\\n  long text v...\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_after_explicit_key_map() {
+    let text = "? {[\n \n # c\n \n x]}\n: 1";
+    let expected = r##"{"obj": [["{\n  ? [\n\n      # c\n\n      x\n    ]\n}", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n\\n  # c\\n\\n  x\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_pair_value_lines() {
+    let text = "k: [ a: [\n x ] ]\n";
+    let expected = r##"{"obj": [["k", [{"obj": [["a", ["x"]]]}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_pair_quoted_continuation() {
+    let text = "k: [ a: \"b\n c\" ]\n";
+    let expected = r##"{"obj": [["k", [{"obj": [["a", "b c"]]}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_pair_quoted_unindented() {
+    let text = "k: [ a: \"b\nc\" ]\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Missing closing \"quote",
+        Some((1, 11)),
+        "YAMLParseError: Missing closing \"quote at line 1, column 11:\n\nk: [ a: \"b\n          ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_nested_end_line() {
+    let text = "[ [a]\n ]: 1\n";
+    let expected = r##"{"obj": [["[ [ a ] ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ [ a ] ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_nested_end_comments() {
+    let text = "[ [a] # c\n # d\n ]: 1\n";
+    let expected = r##"{"obj": [["[\n  [ a ]\n    # c\n    # d\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  [ a ]\\n    # c\\n    # d\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_nested_end_blank_seq() {
+    let text = "[ [a]\n\n ]: 1\n";
+    let expected = r##"{"obj": [["[ [ a ] ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ [ a ] ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_nested_end_blank_map() {
+    let text = "{ [a]\n\n }: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit keys need to be on a single line",
+        Some((1, 1)),
+        "YAMLParseError: Implicit keys need to be on a single line at line 1, column 1:\n\n{ [a]\n^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_nested_then_comma() {
+    let text = "[ [a]\n , b ]: 1\n";
+    let expected = r##"{"obj": [["[ [ a ], b ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ [ a ], b ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_comma_then_line() {
+    let text = "[ [a],\n b ]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit keys need to be on a single line",
+        Some((1, 1)),
+        "YAMLParseError: Implicit keys need to be on a single line at line 1, column 1:\n\n[ [a],\n^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_pair_value_line() {
+    let text = "[ a: [x]\n ]: 1\n";
+    let expected = r##"{"obj": [["[ { a: [ x ] } ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ { a: [ x ] } ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_pair_value_blank() {
+    let text = "[ a: [x]\n\n ]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit keys need to be on a single line",
+        Some((1, 1)),
+        "YAMLParseError: Implicit keys need to be on a single line at line 1, column 1:\n\n[ a: [x]\n^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_explicit_item_line() {
+    let text = "[ ? [x]\n ]: 1\n";
+    let expected = r##"{"obj": [["[ { ? [ x ] } ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ x ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_scalar_line() {
+    let text = "[ \"a\"\n ]: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit keys need to be on a single line",
+        Some((1, 1)),
+        "YAMLParseError: Implicit keys need to be on a single line at line 1, column 1:\n\n[ \"a\"\n^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_map_value_line() {
+    let text = "metadata:\n  { b: {} #,\n   }: 1\nz: 2\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["{\n  b: {} #,\n}", {"num": "1"}]]}], ["z", {"num": "2"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{\\n  b: {} #,\\n}\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_props() {
+    let text = "&a [ [x]\n ]: 1";
+    let expected = r##"{"obj": [["[ [ x ] ]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ [ x ] ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_second_at_map_column() {
+    let text = "x: 1\n[[]\n# d\n]: 1\n";
+    let expected = r##"{"obj": [["x", {"num": "1"}], ["[\n  [] # d\n]", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[\\n  [] # d\\n]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_second_below_map() {
+    let text = "m:\n  k: 1\n  [ [a]\n ]:\n    v";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Flow sequence in block collection must be sufficiently indented and end with a ]",
+        Some((4, 2)),
+        "YAMLParseError: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 2:\n\n  [ [a]\n ]:\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_closing_line_value_below_map() {
+    let text = "m:\n  [ [a]\n ]: 1";
+    check_err(
+        text,
+        "YAMLParseError",
+        "All mapping items must start at the same column",
+        Some((3, 5)),
+        "YAMLParseError: All mapping items must start at the same column at line 3, column 5:\n\n ]: 1\n    ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_closing_line_value_in_seq() {
+    let text = "- [ [a]\n ]: 1";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Sequence item without - indicator",
+        Some((2, 5)),
+        "YAMLParseError: Sequence item without - indicator at line 2, column 5:\n\n ]: 1\n    ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_closing_line_value_at_parent() {
+    let text = "m:\n  [ [a]\n]: 1";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit map keys need to be followed by map values",
+        Some((3, 4)),
+        "YAMLParseError: Implicit map keys need to be followed by map values at line 3, column 4:\n\n]: 1\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_closing_line_value_root() {
+    let text = "  [ [a]\n ]: 1";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Unexpected scalar at node end",
+        Some((2, 5)),
+        "YAMLParseError: Unexpected scalar at node end at line 2, column 5:\n\n ]: 1\n    ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_closing_line_empty_value() {
+    let text = "m:\n  [ [a]\n ]:\n    v";
+    let expected = r##"{"obj": [["m", {"obj": [["[ [ a ] ]", "v"]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ [ a ] ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_pair_key_colon_next_line() {
+    let text = "- [ [x]\n : y ]\n";
+    let expected = r##"[[{"obj": [["[ x ]", "y"]]}]]"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ x ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_key_multiline_error_at_bracket() {
+    let text = "m:\n  [ a,\n b ]: 1";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Implicit keys need to be on a single line",
+        Some((2, 3)),
+        "YAMLParseError: Implicit keys need to be on a single line at line 2, column 3:\n\nm:\n  [ a,\n  ^\n",
+    );
+}

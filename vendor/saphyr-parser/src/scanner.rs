@@ -398,6 +398,19 @@ enum ImplicitMappingState {
     Inside,
 }
 
+/// dsh-skills patch (16): an open flow collection, for npm yaml's rule on line breaks in an
+/// implicit key (`containsNewline`).
+#[derive(Clone, Copy, Debug)]
+struct FlowKeyLevel {
+    /// The number of the simple key token that this collection may be (its bracket, or its
+    /// props on the bracket's line), else `usize::MAX`.
+    key_token: usize,
+    /// A flow sequence (not a mapping).
+    seq: bool,
+    /// The current item has a `?` or `:` indicator.
+    pair: bool,
+}
+
 /// The YAML scanner.
 ///
 /// This corresponds to the low-level interface when reading YAML. The scanner emits token as they
@@ -482,6 +495,19 @@ pub struct Scanner<'input, T> {
     /// In some flow contexts, the value of a mapping is allowed to be adjacent to the `:`. When it
     /// is, the index at which the `:` may be must be stored in `adjacent_value_allowed_at`.
     adjacent_value_allowed_at: usize,
+    // dsh-skills patch (16): npm yaml's `containsNewline` for flow collection keys. The open flow
+    // collections; the depth up to which they hold a line break that npm yaml's parser puts
+    // into an item (`Parser.flowCollection`), not into a nested collection's `end` (the first
+    // line break after its closing bracket, and in a flow sequence the line breaks between an
+    // item that is a flow collection and the next `,` or `]`, `fixFlowSeqItems`); whether a
+    // nested collection just closed (`Some(its item may hide more line breaks)`); the line
+    // of the last token fetched in flow context; and the last collection closed (its key
+    // token, whether it holds such a line break, the line of its closing bracket).
+    flow_key_levels: Vec<FlowKeyLevel>,
+    flow_break_depth: u16,
+    flow_gap: Option<bool>,
+    flow_token_line: usize,
+    flow_closed: Option<(usize, bool, usize)>,
     /// Whether a simple key could potentially start at the current position.
     ///
     /// Simple keys are the opposite of complex keys which are keys starting with `?`.
@@ -564,6 +590,11 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             empty_key_value_line: self.empty_key_value_line,
             empty_key_value_col: self.empty_key_value_col,
             adjacent_value_allowed_at: self.adjacent_value_allowed_at,
+            flow_key_levels: self.flow_key_levels.clone(),
+            flow_break_depth: self.flow_break_depth,
+            flow_gap: self.flow_gap,
+            flow_token_line: self.flow_token_line,
+            flow_closed: self.flow_closed,
             simple_key_allowed: self.simple_key_allowed,
             simple_keys: self.simple_keys.clone(),
             indent: self.indent,
@@ -695,6 +726,11 @@ impl<'input, T: Input> Scanner<'input, T> {
             empty_key_value_line: 0,
             empty_key_value_col: -1,
             adjacent_value_allowed_at: 0,
+            flow_key_levels: Vec::new(),
+            flow_break_depth: 0,
+            flow_gap: None,
+            flow_token_line: 0,
+            flow_closed: None,
             simple_key_allowed: true,
             simple_keys: Vec::new(),
             indent: -1,
@@ -846,7 +882,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.fetch_stream_start();
             return Ok(());
         }
-        self.skip_to_next_token()?;
+        self.skip_to_next_token_noting_breaks()?; // dsh-skills patch (16)
 
         debug_print!(
             "  \x1B[38;5;244m\u{2192} fetch_next_token after whitespace {:?} {:?}\x1B[m",
@@ -1032,12 +1068,71 @@ impl<'input, T: Input> Scanner<'input, T> {
     ///
     /// # Errors
     /// This function returns an error if one of the key we would stale was required to be a key.
+    /// dsh-skills patch (16): note the line breaks before the token about to be fetched in flow
+    /// context (`line_before`: the line where the last token ended) and in that token.
+    fn flow_line_breaks(&mut self, line_before: usize) {
+        let breaks = self.mark.line - line_before;
+        // a multi-line scalar, or a plain scalar that took the line break after it
+        let mut counted = line_before > self.flow_token_line;
+        if breaks > 0 {
+            counted |= match self.flow_gap {
+                // after a nested collection's closing bracket: the first line break is its own,
+                // the others too in a flow sequence item ended by `,` or `]`
+                Some(item) => {
+                    breaks > 1 && !(item && {
+                        matches!(self.input.look_ch(), ',' | ']')
+                    })
+                }
+                None => true,
+            };
+        }
+        if counted {
+            self.flow_break_depth = self.flow_level;
+        }
+        self.flow_gap = None;
+        self.flow_token_line = self.mark.line;
+    }
+
+    /// dsh-skills patch (16): `skip_to_next_token`, then `flow_line_breaks` in flow context.
+    fn skip_to_next_token_noting_breaks(&mut self) -> ScanResult {
+        let line_before = self.mark.line;
+        self.skip_to_next_token()?;
+        if self.flow_level > 0 {
+            self.flow_line_breaks(line_before);
+        }
+        Ok(())
+    }
+
+    /// dsh-skills patch (16): a `?` or `:` in the current item of the innermost flow collection.
+    fn note_flow_pair(&mut self) {
+        if let Some(l) = self.flow_key_levels.last_mut() {
+            l.pair = true;
+        }
+    }
+
+    /// dsh-skills patch (16): whether the key `token` of a flow sequence's single-pair map, with
+    /// its `:` on `colon_line`, is a flow collection that holds no line break npm yaml counts,
+    /// with the `:` on its closing bracket's line or the next one (npm yaml's parser puts the
+    /// first line break after the bracket into the collection).
+    fn flow_pair_key(&self, token: usize, colon_line: usize) -> bool {
+        matches!(self.flow_closed, Some((key, false, line)) if key == token && colon_line <= line + 1)
+    }
+
     fn stale_simple_keys(&mut self) -> ScanResult {
+        // dsh-skills patch (16): a flow collection key whose line breaks npm yaml's
+        // `containsNewline` does not count, followed by `:` on its closing bracket's line
+        let multi_line_flow_key = match self.flow_closed {
+            Some((key, false, line)) if self.flow_level == 0 && line == self.mark.line => {
+                (self.input.look_ch() == ':').then_some(key)
+            }
+            _ => None,
+        };
         for sk in &mut self.simple_keys {
             if sk.possible
                 // If not in a flow construct, simple keys cannot span multiple lines.
                 && self.flow_level == 0
                     && (sk.mark.line < self.mark.line || sk.mark.index + 1024 < self.mark.index)
+                && (multi_line_flow_key != Some(sk.token_number) || sk.mark.index + 1024 < self.mark.index)
             {
                 if sk.required {
                     return Err(ScanError::new_str(self.mark, "simple key expect ':'"));
@@ -1662,8 +1757,22 @@ impl<'input, T: Input> Scanner<'input, T> {
         }
         // The indicators '[' and '{' may start a simple key.
         self.save_simple_key();
-
-        self.roll_one_col_indent();
+        // dsh-skills patch (16)
+        let key_token = match self.simple_keys.last() {
+            Some(sk) if sk.possible && sk.mark.line == self.mark.line => sk.token_number,
+            _ => usize::MAX,
+        };
+        self.flow_key_levels.push(FlowKeyLevel {
+            key_token,
+            seq: tok == TokenType::FlowSequenceStart,
+            pair: false,
+        });
+        self.flow_token_line = self.mark.line;
+        // a flow collection at the block mapping's column is a key of it, whose lines npm yaml's
+        // lexer wants indented as much as the mapping, not one column more
+        if self.mark.col as isize != self.indent {
+            self.roll_one_col_indent();
+        }
         self.increase_flow_level()?;
 
         self.allow_simple_key();
@@ -1693,6 +1802,12 @@ impl<'input, T: Input> Scanner<'input, T> {
         }
 
         self.remove_simple_key()?;
+        // dsh-skills patch (16)
+        let level = self.flow_level;
+        let key_token = self.flow_key_levels.pop().map_or(usize::MAX, |l| l.key_token);
+        self.flow_closed = Some((key_token, self.flow_break_depth >= level, self.mark.line));
+        self.flow_break_depth = self.flow_break_depth.min(level - 1);
+        self.flow_gap = self.flow_key_levels.last().map(|p| p.seq && !p.pair);
         self.decrease_flow_level();
         // dsh-skills patch (see `flow_value_ended`)
         self.flow_value_ended = self.flow_level == 0 && self.flow_is_value;
@@ -1732,6 +1847,9 @@ impl<'input, T: Input> Scanner<'input, T> {
     fn fetch_flow_entry(&mut self) -> ScanResult {
         self.remove_simple_key()?;
         self.allow_simple_key();
+        if let Some(l) = self.flow_key_levels.last_mut() {
+            l.pair = false; // dsh-skills patch (16)
+        }
 
         self.end_implicit_mapping(self.mark);
 
@@ -2781,6 +2899,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             // The scanner, upon emitting a `Key`, will prepend a `MappingStart` event.
             *mapping_started = true;
         }
+        self.note_flow_pair(); // dsh-skills patch (16)
 
         self.remove_simple_key()?;
 
@@ -2847,6 +2966,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             .ok_or_else(|| ScanError::new_str(self.mark, "simple key expected"))?;
         let start_mark = self.mark;
         let (on_bom_line, prev_bom_value) = self.note_bom_value(start_mark); // dsh-skills patch (11)
+        self.note_flow_pair(); // dsh-skills patch (16)
         let is_implicit_flow_mapping = if let (Some(Some(implicit_mapping)), Some(false)) = (
             self.implicit_flow_mapping_states.last_mut(),
             self.flow_mapping_started.last(),
@@ -2886,7 +3006,8 @@ impl<'input, T: Input> Scanner<'input, T> {
             let tok = Token(Span::empty(sk.mark), TokenType::Key);
             self.insert_token(sk.token_number - self.tokens_parsed, tok);
             if is_implicit_flow_mapping {
-                if sk.mark.line < start_mark.line {
+                // dsh-skills patch (16)
+                if sk.mark.line < start_mark.line && !self.flow_pair_key(sk.token_number, start_mark.line) {
                     return Err(ScanError::new_str(
                         start_mark,
                         "illegal placement of ':' indicator",
