@@ -923,7 +923,8 @@ impl<'a, 'b> Composer<'a, 'b> {
     }
 
     /// A block collection as an explicit key, ended by a line indented less than it but more
-    /// than the mapping, before any `:` (`? x: 1\n y: 2`, `? - a\n b: 1`): what starts there
+    /// than the mapping, or a flow collection key followed by a line indented more than the
+    /// mapping, before any `:` (`? x: 1\n y: 2`, `? - a\n b: 1`, `? [a]\n  b`): what starts there
     /// is the key's value in npm yaml's CST (`Parser.blockMap`, `startBlockValue`; `pop` sets
     /// `it.value` after the key's `sep: []`), and `resolveBlockMap` drops it unchecked. saphyr
     /// has given the key an empty value and fails at that line: the region (from its line start,
@@ -939,8 +940,9 @@ impl<'a, 'b> Composer<'a, 'b> {
             && value.tag.is_none()
             && value.start == value.end
             && matches!(&value.kind, NodeKind::Scalar { value: Scalar::Null, source, .. } if source.is_empty());
+        let flow_key = matches!(key.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. });
         if !empty
-            || !matches!(key.kind, NodeKind::Map { flow: false, .. } | NodeKind::Seq { flow: false, .. })
+            || !matches!(key.kind, NodeKind::Map { .. } | NodeKind::Seq { .. })
             // (an explicit key's compact map starts at the `?`, see `collection_start`)
             || !(self.is_explicit_key(k) || self.src.text.as_bytes().get(key.start) == Some(&b'?'))
         {
@@ -954,7 +956,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             || err < i
             || !b[ls..i].iter().all(|&c| c == b' ')
             || col <= top.indent
-            || col >= self.block_indent_of(k)
+            || (!flow_key && col >= self.block_indent_of(k))
             || !self.no_value_indicator(k, i)
         {
             return None;

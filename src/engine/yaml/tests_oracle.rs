@@ -3348,6 +3348,46 @@ fn oracle_dropped_between_non_ascii_nested() {
 }
 
 #[test]
+fn oracle_dropped_after_flow_key_map() {
+    let text = "? [a]\n  b: 2\n";
+    let expected = r##"{"obj": [["[ a ]", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ a ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_after_flow_key_seq() {
+    let text = "? {a: 1}\n - x\n";
+    let expected = r##"{"obj": [["{ a: 1 }", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ a: 1 }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_after_flow_key_holds_error() {
+    let text = "? [a] # c\n  b: [\n";
+    let expected = r##"{"obj": [["[ a ]", null]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ a ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_dropped_after_flow_key_then_colon() {
+    let text = "m:\n  ? [a]\n   - b\n  : 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["[ a ]", null], ["", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ a ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_flow_comment_after_bracket_nested() {
     let text = "[ # c1\n [\n s] ]\n";
     let expected = r##"[["s"]]"##;
