@@ -1487,7 +1487,63 @@ impl<'a, 'b> Composer<'a, 'b> {
         if !flow && frame.is_map {
             self.map_comment_check(id, frame.indent);
         }
+        if frame.flow && frame.is_map {
+            self.flow_value_comment_check(id);
+        }
         self.finish_special(id, frame.indent);
+    }
+
+    /// In a flow mapping (or a flow sequence's single-pair map), a value node at the end of its
+    /// line takes that line break into its `end` (`Parser.lineEnd`), so a comment at column 0
+    /// on the next line starts an item of its own with no white space before it:
+    /// `Comments must be separated from other tokens by white space characters`
+    /// (`resolveProps` in `resolveFlowCollection`; `k: {\n  a: 1\n# c\n}`). Not after a key
+    /// without value, after a `,`, or after a blank line.
+    fn flow_value_comment_check(&mut self, id: usize) {
+        let NodeKind::Map { pairs, .. } = &self.nodes[id].kind else {
+            return;
+        };
+        let b = self.src.text.as_bytes();
+        let mut found = Vec::new();
+        for &(_, v) in pairs {
+            let n = &self.nodes[v];
+            let token = match &n.kind {
+                NodeKind::Scalar { source, style, .. } => !source.is_empty() || *style != ScalarStyle::Plain,
+                _ => true,
+            };
+            if !token || n.end <= n.content_start {
+                continue;
+            }
+            let mut i = n.end.min(b.len());
+            while i < b.len() && matches!(b[i], b' ' | b'\t') {
+                i += 1;
+            }
+            if b.get(i) == Some(&b'#') && i > n.end {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            if b.get(i) == Some(&b'\r') {
+                i += 1;
+            }
+            if b.get(i) == Some(&b'\n') && b.get(i + 1) == Some(&b'#') {
+                let mut e = i + 1;
+                while e < b.len() && !matches!(b[e], b'\n' | b'\r') {
+                    e += 1;
+                }
+                found.push((i + 1, e));
+            }
+        }
+        for (pos, end) in found {
+            let at = self.diags.errors.iter().position(|d| d.start.is_some_and(|s| s >= pos));
+            let d = Diag::new(
+                "YAMLParseError",
+                "Comments must be separated from other tokens by white space characters".into(),
+                pos,
+                Some(end),
+            );
+            self.diags.errors.insert(at.unwrap_or(self.diags.errors.len()), d);
+        }
     }
 
     /// npm yaml's `Map comment with trailing content` (`resolveBlockMap`): a blank line, or a

@@ -3388,6 +3388,170 @@ fn oracle_dropped_after_flow_key_then_colon() {
 }
 
 #[test]
+fn oracle_flow_value_column0_comment() {
+    let text = "k: { a: 1\n# d\n }";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: { a: 1\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_root() {
+    let text = "{ a: 1\n# d\n}";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\n{ a: 1\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_multiline_map() {
+    let text = "k: {\n  a: 1\n# d\n}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((3, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 3, column 1:\n\n  a: 1\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_pair_in_seq() {
+    let text = "k: [ a: 1\n# d\n ]";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: [ a: 1\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_quoted() {
+    let text = "k: { a: \"x\"\n# d\n }";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: { a: \"x\"\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_after_comment() {
+    let text = "k: { a: 1 # c\n# d\n }";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: { a: 1 # c\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_nested_value() {
+    let text = "k: { a: [1]\n# d\n }";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: { a: [1]\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_no_space() {
+    let text = "k: { a: 1\n#d\n }";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: { a: 1\n#d\n^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_before_later_errors() {
+    let text = "k: { a: 1\n# d\n, b: {x: 1, x: 2} }";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: { a: 1\n# d\n^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_key_column0_comment_ok() {
+    let text = "k: { a\n# d\n }";
+    let expected = r##"{"obj": [["k", {"obj": [["a", null]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_value_blank_then_comment_ok() {
+    let text = "k: { a: 1\n\n# d\n }";
+    let expected = r##"{"obj": [["k", {"obj": [["a", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_explicit_key_column0_comment_ok() {
+    let text = "k: { ? a\n# d\n }";
+    let expected = r##"{"obj": [["k", {"obj": [["a", null]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_seq_item_column0_comment_ok() {
+    let text = "k: [ [1]\n# d\n ]";
+    let expected = r##"{"obj": [["k", [[{"num": "1"}]]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_value_tab_comment_ok() {
+    let text = "k: { a: 1\n\t# d\n }";
+    let expected = r##"{"obj": [["k", {"obj": [["a", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_value_comma_then_comment_ok() {
+    let text = "k: { a: 1,\n# d\n }";
+    let expected = r##"{"obj": [["k", {"obj": [["a", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_empty_tagged_value_comment_ok() {
+    let text = "k: { a: !!str\n# d\n }";
+    let expected = r##"{"obj": [["k", {"obj": [["a", ""]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_flow_comment_after_bracket_nested() {
     let text = "[ # c1\n [\n s] ]\n";
     let expected = r##"[["s"]]"##;
