@@ -876,6 +876,18 @@ impl<'a> Ctx<'a> {
             }
             return finding.help("delete one of the duplicated keys");
         }
+        // A comment at the start of a line inside a `{ }` or `[ ]` value, right after an entry:
+        // the parser counts the line break as the entry's, so nothing separates the `#` from it.
+        if message == "Comments must be separated from other tokens by white space characters"
+            && let Some(p) = pos
+            && self.text.as_bytes().get(p) == Some(&b'#')
+            && (p == 0 || self.text.as_bytes()[p - 1] == b'\n')
+        {
+            return finding.label("a comment at the start of a line inside `{ }` or `[ ]`").help(
+                "inside a `{ }` or `[ ]` value, a comment line right after an entry must not start at column 0: \
+                 indent it (`  # ...`), or put a blank line before it",
+            );
+        }
         // Look for the classic traps, nearest the error first.
         let mut traps: Vec<(Trap, Range<usize>, Option<&KeyLine>)> = Vec::new();
         for l in self.lines(fm.yaml.clone()) {

@@ -12,6 +12,7 @@ mod config;
 mod conformance;
 mod ecosystem;
 mod first_contact;
+mod flow_comment;
 mod generated;
 mod hostile;
 mod human;

@@ -361,6 +361,8 @@ CASES = [
     # a comment at column 0 right after a flow value's line: an item with no space before it
     ("flow_value_column0_comment", "k: { a: 1\n# d\n }"),
     ("flow_value_column0_comment_root", "{ a: 1\n# d\n}"),
+    ("flow_value_column0_comment_string", "metadata: {\n  owner: docs\n# team\n}\n"),
+    ("flow_value_column0_comment_null_word", "k: { a: null\n# d\n }"),
     ("flow_value_column0_comment_multiline_map", "k: {\n  a: 1\n# d\n}\n"),
     ("flow_value_column0_comment_pair_in_seq", "k: [ a: 1\n# d\n ]"),
     ("flow_value_column0_comment_quoted", "k: { a: \"x\"\n# d\n }"),

@@ -1508,7 +1508,14 @@ impl<'a, 'b> Composer<'a, 'b> {
         for &(_, v) in pairs {
             let n = &self.nodes[v];
             let token = match &n.kind {
-                NodeKind::Scalar { source, style, .. } => !source.is_empty() || *style != ScalarStyle::Plain,
+                // (a plain scalar's `source` is kept for non-strings only)
+                NodeKind::Scalar { value, source, style } => {
+                    *style != ScalarStyle::Plain
+                        || match value {
+                            Scalar::Str(s) => !s.is_empty(),
+                            _ => !source.is_empty(),
+                        }
+                }
                 _ => true,
             };
             if !token || n.end <= n.content_start {

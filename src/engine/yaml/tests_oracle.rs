@@ -3412,6 +3412,30 @@ fn oracle_flow_value_column0_comment_root() {
 }
 
 #[test]
+fn oracle_flow_value_column0_comment_string() {
+    let text = "metadata: {\n  owner: docs\n# team\n}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((3, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 3, column 1:\n\n  owner: docs\n# team\n^^^^^^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_value_column0_comment_null_word() {
+    let text = "k: { a: null\n# d\n }";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Comments must be separated from other tokens by white space characters",
+        Some((2, 1)),
+        "YAMLParseError: Comments must be separated from other tokens by white space characters at line 2, column 1:\n\nk: { a: null\n# d\n^^^\n",
+    );
+}
+
+#[test]
 fn oracle_flow_value_column0_comment_multiline_map() {
     let text = "k: {\n  a: 1\n# d\n}\n";
     check_err(
