@@ -206,13 +206,20 @@ fn each_kind_of_event_with_the_texts_catalog_prints() {
 
     // Every skill gone: the empty replacement; then a skill again: a replacement (the session
     // already had a catalog).
+    // (on a loaded machine the two removals can settle as two changes: a replacement with
+    // what is left first)
     std::fs::remove_dir_all(&dsh).unwrap();
     std::fs::remove_dir_all(&agents).unwrap();
-    let e = w.change("every skill removed");
+    let e = w.next("every skill removed", |e| {
+        e["event"] == "catalog" && e["trigger"] == "change" && e["outcome"] != "replacement"
+    });
     assert_eq!(e["outcome"], "empty-replacement", "{e:#}");
     assert_eq!(e["text"].as_str().unwrap(), catalog_text(&p, &home, true));
-    let s = w.next("the skill is gone", |e| e["event"] == "skill");
-    assert_eq!(s["text"], "Error: skill \"alpha\" is unknown or no longer available");
+    let gone =
+        |e: &Value| e["event"] == "skill" && e["text"] == "Error: skill \"alpha\" is unknown or no longer available";
+    if !w.seen.iter().any(gone) {
+        w.next("the skill is gone", gone);
+    }
     skill(&agents.join("omega"), "omega", "Omega.", "O.");
     let e = w.change("a skill again");
     assert_eq!((e["outcome"].as_str(), names(&e["diff"]["added"])), (Some("replacement"), vec!["omega"]), "{e:#}");
