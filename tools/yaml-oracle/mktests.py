@@ -377,6 +377,13 @@ CASES = [
     ("flow_value_tab_comment_ok", "k: { a: 1\n\t# d\n }"),
     ("flow_value_comma_then_comment_ok", "k: { a: 1,\n# d\n }"),
     ("flow_empty_tagged_value_comment_ok", "k: { a: !!str\n# d\n }"),
+    # an indentless sequence whose first item starts with `-` (not an indicator)
+    ("indentless_seq_tab_then_dash_scalar", "s:\n-\t-1\n"),
+    ("indentless_seq_space_tab_then_dash_scalar", "s:\n- \t-1\n"),
+    ("indentless_seq_tab_then_dash_word", "s:\n-\t-a\n"),
+    ("indentless_seq_dash_scalar", "s:\n- -a\n- b\n"),
+    ("indentless_seq_tab_then_nested_seq", "s:\n-\t- a\n"),
+    ("indentless_seq_tagged_tab_inf", "'s' : !!seq\n-\t-.Inf\n"),
     ("flow_comment_after_bracket_nested", "[ # c1\n [\n s] ]\n"),
     ("flow_comment_after_bracket_value", "a: [ # c1\n {\n s: 1} ]\n"),
     ("flow_comment_after_bracket_key", "? [ # c1\n 1, [\n\n s] ]\n: 1\n"),

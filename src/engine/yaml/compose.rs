@@ -1300,7 +1300,10 @@ impl<'a, 'b> Composer<'a, 'b> {
             while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
                 i -= 1;
             }
-            if i > 0 && b[i - 1] == ind && b.get(start) != Some(&ind) {
+            // (an item that starts with `-` itself, `-\t-1`, is not the indicator)
+            let at_ind =
+                b.get(start) == Some(&ind) && matches!(b.get(start + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+            if i > 0 && b[i - 1] == ind && !at_ind {
                 start = i - 1;
             }
         }
@@ -1406,7 +1409,8 @@ impl<'a, 'b> Composer<'a, 'b> {
             let b = self.src.text.as_bytes();
             let ind = b'-';
             let mut i = span_end.min(b.len());
-            if !is_map && b.get(i) != Some(&ind) {
+            let at_ind = b.get(i) == Some(&ind) && matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+            if !is_map && !at_ind {
                 while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
                     i -= 1;
                 }

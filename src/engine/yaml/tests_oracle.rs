@@ -3576,6 +3576,58 @@ fn oracle_flow_empty_tagged_value_comment_ok() {
 }
 
 #[test]
+fn oracle_indentless_seq_tab_then_dash_scalar() {
+    let text = "s:\n-\t-1\n";
+    let expected = r##"{"obj": [["s", [{"num": "-1"}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_indentless_seq_space_tab_then_dash_scalar() {
+    let text = "s:\n- \t-1\n";
+    let expected = r##"{"obj": [["s", [{"num": "-1"}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_indentless_seq_tab_then_dash_word() {
+    let text = "s:\n-\t-a\n";
+    let expected = r##"{"obj": [["s", ["-a"]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_indentless_seq_dash_scalar() {
+    let text = "s:\n- -a\n- b\n";
+    let expected = r##"{"obj": [["s", ["-a", "b"]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_indentless_seq_tab_then_nested_seq() {
+    let text = "s:\n-\t- a\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 2:\n\n-\t- a\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_indentless_seq_tagged_tab_inf() {
+    let text = "'s' : !!seq\n-\t-.Inf\n";
+    let expected = r##"{"obj": [["s", [{"num": "-Infinity"}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
 fn oracle_flow_comment_after_bracket_nested() {
     let text = "[ # c1\n [\n s] ]\n";
     let expected = r##"[["s"]]"##;
