@@ -2,16 +2,13 @@
 //! extent (`parseBlockScalar`) and `resolveBlockScalar`, on the source text.
 
 use super::diag::Diag;
+use super::indent::is_empty;
 
 pub(crate) struct BlockScalar {
     pub value: String,
     /// byte offset just past the scalar's source (npm yaml's range end)
     pub end: usize,
     pub errors: Vec<Diag>,
-}
-
-fn is_empty(c: Option<u8>) -> bool {
-    matches!(c, None | Some(b' ' | b'\n' | b'\r' | b'\t'))
 }
 
 /// `header` is the byte offset of `|`/`>`; `indent_next` the lexer's indentNext

@@ -57,6 +57,21 @@ pub(crate) struct Node {
     pub end: usize,
 }
 
+impl Node {
+    /// Whether the node has a token of its own in npm yaml's CST (not an empty plain scalar,
+    /// the `composeEmptyNode` of a missing value or key; a plain scalar's `source` is kept for
+    /// non-strings only).
+    pub(crate) fn has_token(&self) -> bool {
+        match &self.kind {
+            NodeKind::Scalar { style: ScalarStyle::Plain, value, source } => match value {
+                Scalar::Str(s) => !s.is_empty(),
+                _ => !source.is_empty(),
+            },
+            _ => true,
+        }
+    }
+}
+
 pub(crate) struct Doc {
     pub nodes: Vec<Node>,
     pub root: Option<usize>,
@@ -414,9 +429,15 @@ fn stripped_bom_line(text: &str) -> Option<usize> {
     None
 }
 
-/// The column of a `:` that is the last of the indicators (`-`, `?`, `:` with white space after
-/// each) starting the line of byte `pos`, when only they and spaces precede `pos` on that line.
-fn last_line_start_colon(text: &str, pos: usize) -> Option<usize> {
+/// Whether byte `i` is the indicator `c` (followed by white space or the end: `- a`, not `-1`).
+fn indicator_at(b: &[u8], i: usize, c: u8) -> bool {
+    b.get(i) == Some(&c) && indent::is_empty(b.get(i + 1).copied())
+}
+
+/// The spaces and `-`/`?`/`:` indicators (each with white space after it) that start the line
+/// of byte `pos`: their length (npm yaml's lexer `indentValue`), the last indicator with its
+/// column, and whether other content follows them before `pos`.
+fn line_start_run(text: &str, pos: usize) -> (usize, Option<(u8, usize)>, bool) {
     let ls = indent::line_start(text, pos);
     let pre = &text.as_bytes()[ls..pos];
     let mut i = pre.iter().take_while(|&&c| c == b' ').count();
@@ -428,25 +449,7 @@ fn last_line_start_colon(text: &str, pos: usize) -> Option<usize> {
             i += 1;
         }
     }
-    match last {
-        Some((b':', col)) if i == pre.len() => Some(col),
-        _ => None,
-    }
-}
-
-/// The length of the spaces and `-`/`?`/`:` indicators that start `pos`'s line (npm yaml's
-/// lexer `indentValue`), when content follows them before `pos` (`? x: |`, not `- |`).
-fn inline_value_line_run(text: &str, pos: usize) -> Option<usize> {
-    let ls = indent::line_start(text, pos);
-    let pre = &text.as_bytes()[ls..pos];
-    let mut i = pre.iter().take_while(|&&c| c == b' ').count();
-    while i < pre.len() && matches!(pre[i], b'-' | b'?' | b':') && matches!(pre.get(i + 1), None | Some(b' ' | b'\t')) {
-        i += 1;
-        while i < pre.len() && matches!(pre[i], b' ' | b'\t') {
-            i += 1;
-        }
-    }
-    (i < pre.len()).then_some(i)
+    (i, last, i < pre.len())
 }
 
 /// (outcome, diagnostics, saphyr error, second document start, dropped region to blank and
@@ -961,7 +964,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         {
             return None;
         }
-        let seq = b.get(i) == Some(&b'-') && matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+        let seq = indicator_at(b, i, b'-');
         let end = super::dropped::node_end(self.src.text, i, col, seq, self.limit)?;
         if end <= i {
             return None;
@@ -969,8 +972,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         // a `:` at the mapping's indentation after the region is a new entry's (the item has
         // its value): `? ` at that column on the region's first line makes it one here
         let next = skip_blanks_and_comments(b, end, b.len());
-        let colon = b.get(next) == Some(&b':')
-            && matches!(b.get(next + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+        let colon = indicator_at(b, next, b':')
             && b[indent::line_start(self.src.text, next)..next].iter().all(|&c| c == b' ')
             && indent::column(self.src.text, next) == top.indent;
         let marker = ls + top.indent;
@@ -1125,14 +1127,13 @@ impl<'a, 'b> Composer<'a, 'b> {
             // after a `:` that ends the line-start indicators (`k: 1\n : |`, saphyr patch 13),
             // npm yaml's lexer continues the scalar past that `:`'s column (`parseBlockStart`)
             let mut past_colon = false;
-            if let Some(col) = last_line_start_colon(self.src.text, header)
+            let (run, last_ind, content_before) = line_start_run(self.src.text, header);
+            if let (Some((b':', col)), false) = (last_ind, content_before)
                 && col + 1 > indent_next
             {
                 indent_next = col + 1;
                 past_colon = true;
-            } else if let Some(run) = inline_value_line_run(self.src.text, header)
-                && run + 1 > indent_next
-                && self.stack.last().is_some_and(|f| f.is_map && !f.flow)
+            } else if content_before && run + 1 > indent_next && self.stack.last().is_some_and(|f| f.is_map && !f.flow)
             {
                 // after a `:` inside the line (`? x: |`), the lexer's indentNext is the line's
                 // indentValue (its spaces and line-start indicators) plus one
@@ -1301,8 +1302,7 @@ impl<'a, 'b> Composer<'a, 'b> {
                 i -= 1;
             }
             // (an item that starts with `-` itself, `-\t-1`, is not the indicator)
-            let at_ind =
-                b.get(start) == Some(&ind) && matches!(b.get(start + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+            let at_ind = indicator_at(b, start, ind);
             if i > 0 && b[i - 1] == ind && !at_ind {
                 start = i - 1;
             }
@@ -1409,8 +1409,7 @@ impl<'a, 'b> Composer<'a, 'b> {
             let b = self.src.text.as_bytes();
             let ind = b'-';
             let mut i = span_end.min(b.len());
-            let at_ind = b.get(i) == Some(&ind) && matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
-            if !is_map && !at_ind {
+            if !is_map && !indicator_at(b, i, ind) {
                 while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
                     i -= 1;
                 }
@@ -1511,18 +1510,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         let mut found = Vec::new();
         for &(_, v) in pairs {
             let n = &self.nodes[v];
-            let token = match &n.kind {
-                // (a plain scalar's `source` is kept for non-strings only)
-                NodeKind::Scalar { value, source, style } => {
-                    *style != ScalarStyle::Plain
-                        || match value {
-                            Scalar::Str(s) => !s.is_empty(),
-                            _ => !source.is_empty(),
-                        }
-                }
-                _ => true,
-            };
-            if !token || n.end <= n.content_start {
+            if !n.has_token() || n.end <= n.content_start {
                 continue;
             }
             let mut i = n.end.min(b.len());
@@ -1546,14 +1534,8 @@ impl<'a, 'b> Composer<'a, 'b> {
             }
         }
         for (pos, end) in found {
-            let at = self.diags.errors.iter().position(|d| d.start.is_some_and(|s| s >= pos));
-            let d = Diag::new(
-                "YAMLParseError",
-                "Comments must be separated from other tokens by white space characters".into(),
-                pos,
-                Some(end),
-            );
-            self.diags.errors.insert(at.unwrap_or(self.diags.errors.len()), d);
+            let msg = "Comments must be separated from other tokens by white space characters";
+            self.diags.error_before(Diag::new("YAMLParseError", msg.into(), pos, Some(end)), pos);
         }
     }
 
@@ -1647,10 +1629,9 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         for (start, pos) in missing {
             // before the errors of the key and of what follows it (they are composed later)
-            let at = self.diags.errors.iter().position(|d| d.start.is_some_and(|s| s >= start));
             let d =
                 Diag::new("YAMLParseError", "Implicit map keys need to be followed by map values".into(), pos, None);
-            self.diags.errors.insert(at.unwrap_or(self.diags.errors.len()), d);
+            self.diags.error_before(d, start);
         }
         if let Some(pos) = last {
             self.diags.error(Diag::new("YAMLParseError", "Map comment with trailing content".into(), pos, None));

@@ -35,4 +35,10 @@ impl Diags {
     pub fn warn(&mut self, d: Diag) {
         self.warnings.push(d);
     }
+    /// An error npm yaml reports in item order, before the errors already collected here from
+    /// `from` on (composed after it in npm yaml, before it here).
+    pub fn error_before(&mut self, d: Diag, from: usize) {
+        let at = self.errors.iter().position(|e| e.start.is_some_and(|s| s >= from));
+        self.errors.insert(at.unwrap_or(self.errors.len()), d);
+    }
 }

@@ -17,6 +17,8 @@
 //! the sequence in the middle of a line (a `]` or `}` outside any flow collection), or where the
 //! ending token does not start its line, are not handled (`None`: saphyr's error stands).
 
+use super::indent::is_empty;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Tok {
     Newline,
@@ -45,10 +47,6 @@ enum State {
     Doc,
     Flow,
     Stream,
-}
-
-fn is_empty(c: Option<u8>) -> bool {
-    matches!(c, None | Some(b' ' | b'\n' | b'\r' | b'\t'))
 }
 
 fn is_flow_ind(c: Option<u8>) -> bool {

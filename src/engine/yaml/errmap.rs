@@ -28,7 +28,7 @@ pub(crate) struct Prescan {
 }
 
 fn is_empty_at(b: &[u8], i: usize) -> bool {
-    matches!(b.get(i), None | Some(b' ' | b'\n' | b'\r' | b'\t'))
+    super::indent::is_empty(b.get(i).copied())
 }
 
 /// `---`/`...` followed by white space or end of line at the line start.

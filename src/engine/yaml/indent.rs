@@ -204,3 +204,8 @@ pub(crate) fn column(text: &str, pos: usize) -> usize {
     let ls = line_start(text, pos);
     text[ls..pos.min(text.len())].chars().count()
 }
+
+/// npm yaml's lexer `isEmpty`: white space, a line break or the end of the text.
+pub(crate) fn is_empty(c: Option<u8>) -> bool {
+    matches!(c, None | Some(b' ' | b'\n' | b'\r' | b'\t'))
+}

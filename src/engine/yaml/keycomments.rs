@@ -13,7 +13,6 @@ use saphyr_parser::ScalarStyle;
 
 use super::compose::{CollKind, Doc, NodeKind, tag_shorthand_end};
 use super::hashing::FastMap;
-use super::schema::Scalar;
 
 type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
@@ -393,14 +392,7 @@ impl<'d> Collector<'d> {
 
     /// A node with source text (not npm yaml's empty scalar, which has no token).
     fn has_token(&self, id: usize) -> bool {
-        let n = &self.doc.nodes[id];
-        match &n.kind {
-            NodeKind::Scalar { style: ScalarStyle::Plain, value, source } => match value {
-                Scalar::Str(s) => !s.is_empty(),
-                _ => !source.is_empty(),
-            },
-            _ => true,
-        }
+        self.doc.nodes[id].has_token()
     }
 
     /// Lex `[from, to)`, which holds only separators, indicators, comments and properties;

@@ -3048,10 +3048,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             // Upstream rejects it ("mapping values are not allowed in this context"). After
             // an indicator at the line start (`: {}: b`) the collection is a key, as upstream.
             if self.flow_level == 0 && !self.simple_key_allowed && self.value_after_flow_value {
-                self.unroll_non_block_indents();
-                self.roll_one_col_indent();
-                self.allow_simple_key();
-                self.tokens.push_back(Token(Span::empty(start_mark), TokenType::Value));
+                self.value_after_flow_value_key(start_mark);
                 return Ok(());
             }
             if self.flow_level == 0 {
@@ -3116,9 +3113,10 @@ impl<'input, T: Input> Scanner<'input, T> {
         }
     }
 
-    /// dsh-skills patch (see `flow_is_value`): a flow collection that follows the `:` of an
-    /// empty-key entry (patch 8) on the same line, and is followed by `:` itself, ends there
-    /// too (`a: {}: {}: c`, `\u{FEFF}: []: {}`: three and two entries); its simple key is
+    /// dsh-skills patch (see `flow_is_value`): the `:` after a flow collection value that ends
+    /// there (patch 8: `a: {}: b`; also one that follows such an empty-key entry's `:` on the
+    /// same line, `a: {}: {}: c`, `\u{FEFF}: []: {}`: three and two entries) is the value
+    /// indicator of a new entry with an empty key: the collection's simple key, if any, is
     /// dropped and the `Value` token starts the next entry.
     fn value_after_flow_value_key(&mut self, start_mark: Marker) {
         if let Some(k) = self.simple_keys.last_mut() {
