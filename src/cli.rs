@@ -66,6 +66,12 @@ pub struct GlobalArgs {
     #[arg(long = "custom-dir", global = true, value_name = "DIR", help_heading = "Discovery", hide_short_help = true)]
     pub custom_dirs: Vec<String>,
 
+    /// Treat DIR as a skills root: scanned as a custom dir (`customSkillDirs`, after those of
+    /// --custom-dir), so `list`, `catalog` and `watch` show a collection as if installed, and
+    /// `lint` reads it as a root (flat files, nesting, in-root order, shadowing). Repeatable.
+    #[arg(long = "root", global = true, value_name = "DIR", help_heading = "Discovery")]
+    pub roots: Vec<String>,
+
     /// The bundled skill root (`bundledSkillDir`), rank 600, read the plain-Node way.
     /// Default: $DSH_BUNDLED_SKILL_DIR while default roots are on.
     #[arg(long, global = true, value_name = "DIR", help_heading = "Discovery", hide_short_help = true)]
@@ -172,6 +178,7 @@ impl GlobalArgs {
             dsh_home: self.dsh_home.clone(),
             agents_home: self.agents_home.clone(),
             custom_dirs: self.custom_dirs.clone(),
+            roots: self.roots.clone(),
             bundled_dir: self.bundled_dir.clone(),
             no_default_roots: self.no_default_roots,
             description_max_length: self.description_max_length,

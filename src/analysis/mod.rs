@@ -7,4 +7,5 @@ pub mod explain;
 pub mod refs;
 pub mod refscan;
 pub mod suggest;
+pub mod tree;
 pub mod unscanned;

@@ -1,12 +1,13 @@
 //! Skill folders the harness does not scan for this working directory: other agents' folders
 //! (`.claude/skills`, `.codex/skills`, …) at the project root and in the homes, a top-level
 //! `skills/`, `.agents/skills` and `.dsh/skills` of monorepo packages below the project root, of
-//! ancestors above it, and of parents of the cwd that are not the project root.
+//! ancestors above it, and of parents of the cwd that are not the project root, and every other
+//! folder of the project that holds skill folders (collections, plugin marketplaces, category
+//! folders: [`Place::Collection`]).
 //!
-//! The search is bounded: it never descends into `.git`, `node_modules`, `target` and other
-//! build or dependency folders, nor into hidden folders or roots the harness scans; it walks at
-//! most [`MAX_DEPTH`] levels and reads at most [`DIR_BUDGET`] directories below the project
-//! root, and says so when it stops early. Each folder found says how many skills it holds, why
+//! Below the project root the search is [`tree::scan`](super::tree::scan): every skill folder at
+//! any depth, `.gitignore` respected, build, dependency and version-control folders and the
+//! roots the harness scans not entered, bounded by an entry budget (it says so when it stops). Each folder found says how many skills it holds, why
 //! the harness ignores it, and how to fix that (move, link, or add it as a custom dir).
 //! Pure observation: nothing here writes.
 
@@ -15,12 +16,10 @@ use crate::engine::snapshot::Snapshot;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
-/// Levels below the project root searched for `.agents/skills` and `.dsh/skills`.
-pub const MAX_DEPTH: usize = 6;
-/// Directories read below the project root at most.
-pub const DIR_BUDGET: usize = 4000;
 /// Skill entries named per folder in human output before "and N more".
 pub const SHOWN_SKILLS: usize = 5;
+/// A collection's folder with at most this many skills is also offered links, one per skill.
+pub const LINKED_AT_MOST: usize = 10;
 
 /// Folders other agents read at a project root (and the agent), from
 /// `guides/peer-discovery.md`.
@@ -53,21 +52,6 @@ pub const HOME_FOLDERS: &[(&str, &str)] = &[
     (".agent/skills", "openskills"),
 ];
 
-/// Directory names the search below the project root never enters.
-const SKIP_DIRS: &[&str] = &[
-    "node_modules",
-    "target",
-    "vendor",
-    "dist",
-    "build",
-    "out",
-    "__pycache__",
-    "venv",
-    "bower_components",
-    "Pods",
-    "DerivedData",
-];
-
 /// Where an unscanned folder is, relative to what the harness scans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -83,6 +67,9 @@ pub enum Place {
     AboveProject,
     /// `.agents/skills` or `.dsh/skills` of a parent of the cwd that is not the project root.
     ParentOfCwd,
+    /// Any other folder of the project that holds skill folders: a collection's `skills/`,
+    /// a plugin's `skills/`, a category folder, the project root itself.
+    Collection,
 }
 
 /// How to make the harness find the skills of an unscanned folder.
@@ -122,6 +109,10 @@ pub struct Folder {
     pub remedy: Remedy,
     /// Declared intentional in the lint configuration (`unscanned-ok`).
     pub intentional: bool,
+    /// Other `.md` files directly in the folder: the harness would log each as a skipped skill
+    /// if the folder were made a root (`customSkillDirs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_markdown: Vec<String>,
 }
 
 /// What the search found and how far it went.
@@ -134,12 +125,25 @@ pub struct Search {
     pub checked: Vec<String>,
     /// Directories read below the project root.
     pub dirs_read: usize,
+    /// Entries (files and folders) read below the project root.
+    pub entries_read: usize,
+    /// Folders below the project root not entered (version control, dependencies, build
+    /// output), by name, with how many of each.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub skipped: std::collections::BTreeMap<String, usize>,
     /// Set when the walk below the project root stopped at its budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
     /// The project root the walk started from.
     #[serde(skip)]
     pub project_root: Option<String>,
+    /// Whether the project uses the harness (its root holds `.dsh/` or `.agents/skills/`):
+    /// skills it does not scan are then a warning, and in a collection or marketplace a note.
+    pub uses_harness: bool,
+    /// Every skill folder below the project root outside the roots the harness scans (those
+    /// of unscanned folders and the project root's own `SKILL.md` included), for lint.
+    #[serde(skip)]
+    pub tree: super::tree::Tree,
 }
 
 /// Search for the snapshot's cwd. `home` is `os.homedir()`; `intentional` holds absolute
@@ -153,6 +157,29 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
     let project_target = root_of("project-agents");
     let user_target = root_of("user-agents");
     let mut s = Search::default();
+    // Every skill folder below the project root, the roots the harness scans left out.
+    let project = snap.cwd.as_ref().and(snap.project_root.as_ref()).map(|(p, _)| p.clone());
+    if let Some(project) = &project {
+        let prune: Vec<String> = scanned.iter().cloned().collect();
+        s.tree = super::tree::scan(project, &prune);
+        s.entries_read = s.tree.entries;
+        s.dirs_read = s.tree.dirs;
+        s.skipped = s.tree.skipped.clone();
+        s.stopped = s.tree.stopped.clone();
+        s.project_root = Some(project.clone());
+        s.uses_harness = std::fs::metadata(platform::join(project, ".dsh")).is_ok_and(|m| m.is_dir())
+            || std::fs::metadata(platform::join(project, ".agents/skills")).is_ok_and(|m| m.is_dir());
+        // A skill linked into a root the harness scans is loaded from there.
+        let roots_real: Vec<String> = scanned
+            .iter()
+            .filter_map(|r| std::fs::canonicalize(r).ok()?.to_str().map(|r| format!("{r}{}", platform::SEP)))
+            .collect();
+        s.tree.skills.retain(|t| !roots_real.iter().any(|r| t.real.starts_with(r.as_str())));
+    }
+    // Folders that reach a skill of the tree through a link (mirrors) are that skill, reported
+    // where it really is.
+    let mirrors: std::collections::HashSet<String> =
+        s.tree.skills.iter().flat_map(|t| t.mirrors.iter().cloned()).collect();
     let mut seen = BTreeSet::new();
     let mut consider = |s: &mut Search, path: String, place: Place, agent: Option<&'static str>, why: String| {
         if scanned.contains(&path) || !seen.insert(path.clone()) {
@@ -168,9 +195,23 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         if real.is_some() && scanned.iter().any(|r| canon(r) == real) {
             return;
         }
-        let mut skills = skill_entries(&path);
+        let mut skills = if place == Place::Collection {
+            // Only skill folders: Markdown beside them is never a skill outside a root.
+            let prefix = format!("{path}{}", platform::SEP);
+            s.tree
+                .skills
+                .iter()
+                .filter_map(|t| t.dir.strip_prefix(&prefix).filter(|rest| !rest.contains(platform::SEP)))
+                .map(|e| format!("{e}/"))
+                .collect()
+        } else {
+            skill_entries(&path)
+        };
         skills.retain(|e| {
             let e = e.trim_end_matches('/');
+            if mirrors.contains(&platform::join(&path, e)) {
+                return false;
+            }
             let real = canon(&platform::join(&path, e));
             !scanned.iter().any(|r| {
                 let there = platform::join(r, e);
@@ -185,11 +226,12 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             _ => project_target.clone().or_else(|| user_target.clone()),
         };
         let Some(target) = target else { return };
-        let remedy = remedy(&path, &target, &skills);
+        let remedy = remedy(&path, &target, &skills, place);
         let intentional = intentional.iter().any(|i| i == &path);
-        s.folders.push(Folder { path, place, agent, skills, why, remedy, intentional });
+        let other_markdown = other_markdown(&path, &skills);
+        s.folders.push(Folder { path, place, agent, skills, why, remedy, intentional, other_markdown });
     };
-    if let (Some(cwd), Some((project, _))) = (&snap.cwd, &snap.project_root) {
+    if let (Some(cwd), Some(project)) = (&snap.cwd, &project) {
         // Other agents' folders from the cwd up to the project root.
         let mut cur = cwd.clone();
         loop {
@@ -222,17 +264,42 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             }
             cur = parent;
         }
-        // `.agents/skills` and `.dsh/skills` below the project root (the cwd's parents included).
-        s.project_root = Some(project.clone());
-        let (found, read, stopped) = walk_below(project, &scanned);
-        s.dirs_read = read;
-        s.stopped = stopped;
-        for dir in found {
+        // `.agents/skills` and `.dsh/skills` below the project root (the cwd's parents
+        // included), then every other folder below it that holds skill folders.
+        let mut root_shaped = s.tree.root_shaped.clone();
+        let mut holders: Vec<String> = Vec::new();
+        for t in &s.tree.skills {
+            let parent = t.parent();
+            // The project root as a skill: its folder is outside the project.
+            if t.dir == *project || holders.last() == Some(&parent) {
+                continue;
+            }
+            if parent.ends_with(&format!("{}.agents{}skills", platform::SEP, platform::SEP))
+                || parent.ends_with(&format!("{}.dsh{}skills", platform::SEP, platform::SEP))
+            {
+                root_shaped.push(parent);
+            } else {
+                holders.push(parent);
+            }
+        }
+        root_shaped.sort();
+        root_shaped.dedup();
+        for dir in root_shaped {
             let why = format!(
                 "the harness scans `.dsh/skills` and `.agents/skills` only in the project root `{project}` (the \
                  nearest ancestor of the cwd with `.git`), never in a folder below it"
             );
             consider(&mut s, dir, Place::BelowProject, None, why);
+        }
+        holders.sort();
+        holders.dedup();
+        for dir in holders {
+            let why = format!(
+                "the harness scans only `.dsh/skills` and `.agents/skills` of the project root `{project}`, custom \
+                 dirs (`customSkillDirs`), `~/.dsh/skills`, `~/.agents/skills` and the bundled dir; skill folders \
+                 anywhere else are never loaded"
+            );
+            consider(&mut s, dir, Place::Collection, None, why);
         }
         // ... and of ancestors above it.
         let mut cur = platform::dirname(project);
@@ -275,6 +342,20 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
     s
 }
 
+/// `.md` files directly in `dir` that are not among its `skills` entries.
+fn other_markdown(dir: &str, skills: &[String]) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<String> = rd
+        .flatten()
+        .take(20_000)
+        .filter_map(|d| d.file_name().to_str().map(str::to_string))
+        .filter(|n| n.ends_with(".md") && !skills.contains(n))
+        .filter(|n| std::fs::metadata(platform::join(dir, n)).is_ok_and(|m| m.is_file()))
+        .collect();
+    out.sort();
+    out
+}
+
 /// Entries of `dir` the harness would read as skills if `dir` were a root.
 pub fn skill_entries(dir: &str) -> Vec<String> {
     let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
@@ -293,59 +374,6 @@ pub fn skill_entries(dir: &str) -> Vec<String> {
     }
     out.sort();
     out
-}
-
-/// `.agents/skills` and `.dsh/skills` folders below `project` (not `project`'s own), breadth
-/// first, bounded. Returns them, the directories read, and a note when the budget ran out.
-fn walk_below(project: &str, scanned: &BTreeSet<String>) -> (Vec<String>, usize, Option<String>) {
-    let mut found = Vec::new();
-    let mut queue = std::collections::VecDeque::from([(project.to_string(), 0usize)]);
-    let mut read = 0;
-    while let Some((dir, depth)) = queue.pop_front() {
-        if read >= DIR_BUDGET {
-            let left = queue.len() + 1;
-            return (
-                found,
-                read,
-                Some(format!(
-                    "the search below {project} stopped after {DIR_BUDGET} directories ({left} more not searched); \
-                     lint a package directly (`dsh-skills lint <dir>`) to check it"
-                )),
-            );
-        }
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
-        read += 1;
-        let mut children: Vec<(String, bool)> = Vec::new();
-        for d in rd.flatten() {
-            let Some(name) = d.file_name().to_str().map(str::to_string) else { continue };
-            // No symlinks followed: `file_type` does not follow them.
-            let Ok(ft) = d.file_type() else { continue };
-            if !ft.is_dir() {
-                continue;
-            }
-            children.push((name, true));
-        }
-        children.sort();
-        for (name, _) in children {
-            let path = platform::join(&dir, &name);
-            if name == ".agents" || name == ".dsh" {
-                if depth > 0 {
-                    let skills = platform::join(&path, "skills");
-                    if !scanned.contains(&skills) && std::fs::metadata(&skills).is_ok_and(|m| m.is_dir()) {
-                        found.push(skills);
-                    }
-                }
-                continue;
-            }
-            if name.starts_with('.') || SKIP_DIRS.contains(&name.as_str()) || scanned.contains(&path) {
-                continue;
-            }
-            if depth + 1 < MAX_DEPTH {
-                queue.push_back((path, depth + 1));
-            }
-        }
-    }
-    (found, read, None)
 }
 
 /// Shell-quote a path when it needs it.
@@ -371,13 +399,23 @@ pub fn relative(from: &str, to: &str) -> String {
     if parts.is_empty() { ".".to_string() } else { parts.join("/") }
 }
 
-fn remedy(folder: &str, target: &str, skills: &[String]) -> Remedy {
+fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy {
     let entry = |s: &String| s.trim_end_matches('/').to_string();
     let clashes: Vec<String> =
         skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
     let sources: Vec<String> = skills.iter().map(|s| sh(&platform::join(folder, &entry(s)))).collect();
     let move_command = format!("mkdir -p {} && mv {} {}/", sh(target), sources.join(" "), sh(target));
-    let (link_command, links) = if std::fs::symlink_metadata(target).is_err() {
+    // A collection's folder is one of several: each skill is linked, so that the links of two
+    // folders never both claim the target root itself.
+    let (link_command, links) = if place == Place::Collection {
+        let links: Vec<[String; 2]> = skills
+            .iter()
+            .filter(|s| !clashes.contains(&entry(s)))
+            .map(|s| [platform::join(target, &entry(s)), relative(target, &platform::join(folder, &entry(s)))])
+            .collect();
+        let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
+        (format!("mkdir -p {} && {}", sh(target), cmds.join(" && ")), links)
+    } else if std::fs::symlink_metadata(target).is_err() {
         let parent = platform::dirname(target);
         let rel = relative(&parent, folder);
         (format!("mkdir -p {} && ln -s {} {}", sh(&parent), sh(&rel), sh(target)), vec![[target.to_string(), rel]])
@@ -414,9 +452,33 @@ impl Folder {
     }
 
     /// The fixes, any one of which works: (label, text, whether the text is a shell command).
+    /// A collection's folder stays where it is: it is added as a custom dir, or, when it holds
+    /// few skills, its skills are linked; another folder's skills move (or are linked).
     pub fn fixes(&self) -> Vec<(&'static str, String, bool)> {
         let r = &self.remedy;
         let mut v = Vec::new();
+        let mut custom = format!(
+            "add {} to `customSkillDirs` in the skill-filesystem row (preview: `dsh-skills {} list`)",
+            serde_json::to_string(&self.path).unwrap_or_default(),
+            r.custom_dir_flag
+        );
+        if !self.other_markdown.is_empty() {
+            let shown: Vec<&str> = self.other_markdown.iter().take(3).map(String::as_str).collect();
+            let more = self.other_markdown.len().saturating_sub(3);
+            custom.push_str(&format!(
+                "; the harness would then also log its other .md file{} ({}{}) as skipped skills",
+                if self.other_markdown.len() == 1 { "" } else { "s" },
+                shown.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() }
+            ));
+        }
+        if self.place == Place::Collection {
+            v.push(("custom dir", custom, false));
+            if !r.links.is_empty() && self.skills.len() <= LINKED_AT_MOST {
+                v.push(("link", r.link_command.clone(), true));
+            }
+            return v;
+        }
         if r.clashes.is_empty() {
             v.push(("move", r.move_command.clone(), true));
         } else {
@@ -427,15 +489,7 @@ impl Folder {
             ));
         }
         v.push(("link", r.link_command.clone(), true));
-        v.push((
-            "custom dir",
-            format!(
-                "add {} to `customSkillDirs` in the skill-filesystem row (preview: `dsh-skills {} list`)",
-                serde_json::to_string(&self.path).unwrap_or_default(),
-                r.custom_dir_flag
-            ),
-            false,
-        ));
+        v.push(("custom dir", custom, false));
         v
     }
 }

@@ -177,11 +177,23 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         // Discovery's workers freed every file's bytes and YAML tree in their own arenas.
         crate::engine::platform::release_free_memory();
         let mut t = targets::from_snapshot(&snap);
-        t.findings.extend(targets::unscanned_findings(&crate::analysis::unscanned::search(
-            &snap,
-            &env.home,
-            &intentional,
-        )));
+        let search = crate::analysis::unscanned::search(&snap, &env.home, &intentional);
+        t.findings.extend(targets::unscanned_findings(&search, None));
+        // Every skill of the repository outside the roots, each as the unit it installs as.
+        if let Some(project) = &search.project_root {
+            let n = targets::tree_targets(&search.tree, project, &mut t);
+            if n > 0 {
+                t.inputs.push(targets::Input {
+                    path: project.clone(),
+                    kind: "project",
+                    taken_as: format!(
+                        "a project: the roots the harness scans for this working directory, and the {} it holds \
+                         outside them",
+                        if n == 1 { "1 skill folder".to_string() } else { format!("{n} skill folders") }
+                    ),
+                });
+            }
+        }
         t
     } else {
         targets::from_paths(paths, settings, env, &intentional)?
@@ -194,11 +206,18 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
 /// subject whose source is the editor's buffer).
 pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
     let check_opts = opts.check_options(settings);
-    let mut report =
-        Report { complete: t.complete, base_dir: env.process_cwd.clone(), inputs: t.inputs, ..Report::default() };
+    let mut report = Report {
+        complete: t.complete,
+        base_dir: env.process_cwd.clone(),
+        inputs: t.inputs,
+        outside: t.outside.filter(|o| o.skills > 0 || o.stopped.is_some()),
+        ..Report::default()
+    };
     let mut findings: Vec<Finding> = t.findings;
     let mut suppressions: HashMap<String, Suppressions> = HashMap::new();
     let mut name_spans: HashMap<String, Range<usize>> = HashMap::new();
+    // Names of the skills read outside the roots: (name, skill file), for same-name copies.
+    let mut outside_names: Vec<(String, String)> = Vec::new();
     // Discovery checked each file it read; files it did not read (named on the command line)
     // are checked here, and each bundle's links, on every core. Results are folded in subject
     // order, each file's taken from its entry as it comes (never all at once).
@@ -260,6 +279,11 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
         for f in &mut file_findings {
             f.skill = f.skill.take().or_else(|| r.name.clone());
         }
+        if let (Some(name), Some(o)) = (&r.name, &report.outside)
+            && o.paths.contains(&s.path)
+        {
+            outside_names.push((name.clone(), s.path.clone()));
+        }
         // Only findings about the skill as a whole (discovery's) take the name's span.
         if let Some(span) = r.name_span
             && mentioned.contains_key(&s.path)
@@ -310,8 +334,9 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
             findings.append(&mut file_findings);
         }
     }
+    findings.extend(name_collisions(outside_names, &settings.locale));
     for f in &mut findings {
-        if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name") {
+        if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name" | "name-collision") {
             f.span = name_spans.get(&f.path).cloned();
         }
     }
@@ -332,6 +357,51 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
     report.findings = findings;
     report.finish();
     Run { report, subjects: t.subjects }
+}
+
+/// Skills of a repository, outside the roots, that share a `name`: installed into one root (or
+/// into several), only one of them loads. Each copy after the first (by folder name in the
+/// root's ICU order, the copy that wins in one root) is reported, pointing at the first.
+fn name_collisions(mut names: Vec<(String, String)>, locale: &str) -> Vec<Finding> {
+    if names.len() < 2 {
+        return Vec::new();
+    }
+    let collator = crate::engine::collate::EntryCollator::new(locale);
+    let folder = |path: &str| {
+        let dir = crate::engine::platform::dirname(path);
+        dir.rsplit(crate::engine::platform::SEP).next().unwrap_or("").to_string()
+    };
+    names
+        .sort_by(|a, b| a.0.cmp(&b.0).then_with(|| collator.compare(&folder(&a.1), &folder(&b.1))).then(a.1.cmp(&b.1)));
+    let mut out = Vec::new();
+    for group in names.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+        let (name, first) = &group[0];
+        for (_, path) in &group[1..] {
+            let (fa, fb) = (folder(first), folder(path));
+            let in_one_root = if fa == fb {
+                format!("both folders are named `{fa}`, so they cannot be installed into one root side by side")
+            } else {
+                format!(
+                    "installed into one root, the harness loads the other copy (its folder `{fa}` sorts before `{fb}`) \
+                     and ignores this one"
+                )
+            };
+            out.push(
+                Finding::new(
+                    "name-collision",
+                    path,
+                    format!("another skill of this repository is also named `{name}`"),
+                    format!(
+                        "{in_one_root}; in two roots, the copy in the higher-ranked root wins; the loser is logged as \
+                         `skill \"{name}\" from <source> ignored because a higher-priority skill already exists`"
+                    ),
+                )
+                .related(first, None, "the other copy")
+                .help("give each skill its own name (and folder), or remove the stale copy"),
+            );
+        }
+    }
+    out
 }
 
 /// How much of a file's text the findings pointing into it need.

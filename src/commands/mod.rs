@@ -103,6 +103,9 @@ fn input_warnings(g: &GlobalArgs, env: &Environment, io: &mut Io) -> std::io::Re
     for d in g.custom_dirs.iter().filter(|v| tilde(v)) {
         literal.push(("--custom-dir", d.clone()));
     }
+    for d in g.roots.iter().filter(|v| tilde(v)) {
+        literal.push(("--root", d.clone()));
+    }
     if let Some(v) = g.bundled_dir.as_deref().filter(|v| tilde(v)) {
         literal.push(("--bundled-dir", v.to_string()));
     }
@@ -135,7 +138,7 @@ pub fn settings_from_args(g: &GlobalArgs, env: &Environment) -> Settings {
         ProviderConfig {
             dsh_home: g.dsh_home.clone(),
             agents_home: g.agents_home.clone(),
-            custom_skill_dirs: g.custom_dirs.clone(),
+            custom_skill_dirs: g.custom_dirs.iter().chain(&g.roots).cloned().collect(),
             bundled_skill_dir: g.bundled_dir.clone(),
             include_default_roots: !g.no_default_roots,
             ..ProviderConfig::default()

@@ -351,3 +351,22 @@ pub fn discover_kept(
 ) -> std::mem::ManuallyDrop<Snapshot> {
     std::mem::ManuallyDrop::new(Snapshot::discover(settings, env))
 }
+
+/// The roots every filesystem provider of `settings` scans for its cwd, in order, without
+/// listing them (`FileSystemSkillProvider.roots(cwd)` of each).
+pub fn root_paths(settings: &Settings, env: &crate::engine::discover::Environment) -> Vec<String> {
+    let cwd = settings.cwd.as_ref().map(|c| platform::resolve(&env.process_cwd, c));
+    let project = cwd.as_deref().map(discover::find_project_root);
+    let project = project.as_ref().map(|(p, _)| p.as_str());
+    settings
+        .layers
+        .iter()
+        .flat_map(|l| &l.providers)
+        .filter_map(|p| match p {
+            ProviderSpec::Filesystem(config) => Some(config),
+            ProviderSpec::Badge(_) => None,
+        })
+        .flat_map(|config| discover::roots(&ResolvedProvider::new(config, env), project))
+        .map(|r| r.path)
+        .collect()
+}

@@ -21,6 +21,7 @@ pub mod check;
 pub mod config;
 pub mod content;
 pub mod fix;
+pub mod manifest;
 pub mod pass;
 pub mod rules;
 pub mod source;
@@ -281,6 +282,8 @@ pub struct Report {
     pub base_dir: String,
     /// What each path on the command line was taken as (`a project directory`, …).
     pub inputs: Vec<targets::Input>,
+    /// The skills read outside the roots the harness scans, when there were any.
+    pub outside: Option<targets::Outside>,
 }
 
 impl Report {

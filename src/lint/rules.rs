@@ -309,6 +309,53 @@ pub static RULES: &[Rule] = &[
         "Give each skill its own name, or delete one copy.",
     ),
     rule(
+        "name-collision",
+        Warning,
+        Suspicious,
+        "Two skills of one repository, outside the roots, declare the same `name`.",
+        "A collection or marketplace is installed into skill roots. Two skills with one `name` \
+         shadow each other there: in one root the entry that sorts first (ICU collation for the \
+         process locale) wins, in two roots the higher-ranked root's copy, and the other is \
+         ignored with the shadow warning. Two folders with one name cannot be installed into one \
+         root at all.",
+        "Give each skill its own name (and folder), or remove the stale copy.",
+    ),
+    rule(
+        "manifest-invalid",
+        Error,
+        Suspicious,
+        "A Claude Code plugin manifest (`.claude-plugin/marketplace.json` or `plugin.json`) is not \
+         valid JSON of the expected shape.",
+        "The harness does not read plugin manifests, but Claude Code and the skill installers \
+         that install a repository's skills through them do: a file that is not JSON, a \
+         marketplace without a `plugins` list, a plugin `source` that is neither a path nor a \
+         source object, or `skills` that is neither a path nor a list of paths makes them fail, \
+         and the skills are not installed. The finding names the line and column.",
+        "Fix the JSON at the line the finding names.",
+    ),
+    rule(
+        "manifest-missing-path",
+        Error,
+        Suspicious,
+        "A plugin manifest names a plugin source or a skill path that does not exist or holds no \
+         skill.",
+        "A marketplace's local plugin `source` (relative to the marketplace root, after \
+         `metadata.pluginRoot`) and a plugin's `skills` paths (relative to the plugin root, each a \
+         skill folder or a folder of skill folders) must exist: installing the plugin fails or \
+         installs no skill from the path.",
+        "Correct the path (relative, starting with `./`) or remove the entry.",
+    ),
+    rule(
+        "manifest-unlisted-skill",
+        Warning,
+        Suspicious,
+        "A skill folder under a marketplace's plugins that no plugin's `skills` list names.",
+        "When every local plugin of a marketplace lists its skills explicitly, a skill folder \
+         under a plugin's root that no list names is installed by no plugin: it is in the \
+         repository but never reaches a user.",
+        "Add its path to the `skills` of the plugin that should ship it, or remove the folder.",
+    ),
+    rule(
         "name-mismatch",
         Warning,
         Suspicious,
@@ -488,12 +535,19 @@ pub static RULES: &[Rule] = &[
              package's own `.agents/skills`, in an ancestor above the project root or in a parent \
              of the cwd that is not the project root are never loaded, without a warning. A \
              repository may keep such a folder for another agent on purpose: list it under \
-             `unscanned-ok` in `.dsh-skills-lint.yaml` and lint stops reporting it.",
+             `unscanned-ok` in `.dsh-skills-lint.yaml` and lint stops reporting it. Any other folder \
+             of the project that holds skill folders (a collection's `skills/`, a marketplace's \
+             `plugins/<plugin>/skills/`, a category folder) is reported too, once per folder, with \
+             one more note adding them all when there are several; its skills are linted as the \
+             units they install as, without placement rules.",
             "Move the skills into the project's `.agents/skills` (or `~/.agents/skills` for a \
              personal folder), link them there, or add the folder to `customSkillDirs` (preview \
-             with `--custom-dir`). The finding gives the exact commands.",
+             with `--root` or `--custom-dir`); a collection's folder is added as a custom dir or its \
+             skills linked. The finding gives the exact commands.",
         ),
-        "a warning, not an error: a folder kept for another agent may be intentional",
+        "a warning in a project that uses the harness (its root holds `.dsh/` or `.agents/skills/`); \
+         a note (info) otherwise, in a collection or marketplace, where skills outside the roots \
+         are the point",
     ),
     rule(
         "root-level-skill-md",

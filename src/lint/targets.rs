@@ -30,8 +30,31 @@ pub struct Targets {
     pub inputs: Vec<Input>,
     /// `false` when the harness's discovery fails as a whole.
     pub complete: bool,
+    /// The skills read outside the roots the harness scans (every skill of a collection).
+    pub outside: Option<Outside>,
     /// Paths already in `subjects` (a root scanned twice yields each file twice).
     seen: std::collections::HashSet<String>,
+}
+
+/// What a run read outside the roots the harness scans, and what its walk left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Outside {
+    /// Skill folders read outside the roots the harness scans, each once.
+    pub skills: usize,
+    /// Skills that other folders reach through symbolic links (mirrors for other agents): the
+    /// skill's folder and those other paths. Each is linted once, at its folder.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mirrored: Vec<crate::analysis::tree::TreeSkill>,
+    /// Folders the walk did not enter (version control, dependencies, build output), by name.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub skipped: std::collections::BTreeMap<String, usize>,
+    /// Set when the walk stopped at its entry budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// The skill files read outside the roots (for the repository-wide name check).
+    #[serde(skip)]
+    pub paths: std::collections::HashSet<String>,
 }
 
 impl Targets {
@@ -558,10 +581,56 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
     }
 }
 
-/// `unscanned-skill-folder` findings, one per folder (intentional ones left out).
-pub fn unscanned_findings(search: &crate::analysis::unscanned::Search) -> Vec<Finding> {
+/// The skills of a walk (`tree`, the roots the harness scans left out) that lie in `within`,
+/// each as the unit it will be installed as: a skill folder's `SKILL.md`, with no placement
+/// rule (nothing about where it sits applies outside a root); and the flat `.md` skills of
+/// folders named `.agents/skills` or `.dsh/skills` (a root for a session elsewhere). Returns
+/// how many skill folders were added.
+pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Targets) -> usize {
+    let inside = |p: &str| p == within || p.starts_with(&format!("{within}{}", platform::SEP));
+    let before = t.subjects.len();
+    let mut mirrored = Vec::new();
+    for s in tree.skills.iter().filter(|s| inside(&s.dir)) {
+        if !s.mirrors.is_empty() {
+            mirrored.push(s.clone());
+        }
+        let kind = SubjectKind::Bundle { dir: s.dir.clone(), entry: basename(&s.dir) };
+        t.add(Subject { path: s.file(), kind, node_mode: false, checked: None });
+    }
+    let added = t.subjects.len() - before;
+    let new_paths: Vec<String> = t.subjects[before..].iter().map(|s| s.path.clone()).collect();
+    t.findings.extend(super::manifest::check(tree, within));
+    let outside = t.outside.get_or_insert_with(Outside::default);
+    outside.paths.extend(new_paths);
+    outside.mirrored.extend(mirrored);
+    for (name, n) in &tree.skipped {
+        *outside.skipped.entry(name.clone()).or_default() += n;
+    }
+    if outside.stopped.is_none() {
+        outside.stopped = tree.stopped.clone();
+    }
+    for dir in tree.root_shaped.iter().filter(|d| inside(d)) {
+        for e in crate::analysis::unscanned::skill_entries(dir).into_iter().filter(|e| !e.ends_with('/')) {
+            let kind = SubjectKind::Flat { root: dir.clone(), entry: e.clone() };
+            t.add(Subject { path: platform::join(dir, &e), kind, node_mode: false, checked: None });
+        }
+    }
+    if let Some(o) = &mut t.outside {
+        o.skills += added;
+    }
+    added
+}
+
+/// `unscanned-skill-folder` findings, one per folder (intentional ones left out), and one note
+/// that adds them all when there are several: a warning in a project that uses the harness, a
+/// note in a collection or marketplace.
+pub fn unscanned_findings(search: &crate::analysis::unscanned::Search, within: Option<&str>) -> Vec<Finding> {
+    use crate::analysis::unscanned::Place;
     let mut out = Vec::new();
-    for f in search.folders.iter().filter(|f| !f.intentional) {
+    let level = if search.uses_harness { Severity::Warning } else { Severity::Info };
+    let open: Vec<&crate::analysis::unscanned::Folder> =
+        search.folders.iter().filter(|f| !f.intentional && within.is_none_or(|w| inside(&f.path, w))).collect();
+    for f in &open {
         let r = &f.remedy;
         let moves: Vec<[String; 2]> = f
             .skills
@@ -576,19 +645,21 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search) -> Vec<Fi
             &f.path,
             format!("this folder holds {}, but the harness does not scan it for this working directory", f.holds()),
             format!("the harness never loads these skills, without a warning: {}", f.why),
-        );
+        )
+        .severity(level);
         for (label, text, command) in f.fixes() {
             finding = finding.help(if command { format!("{label}: `{text}`") } else { format!("{label}: {text}") });
         }
         finding = finding.help(format!(
-            "or, if the folder is kept for another agent on purpose, list it under `unscanned-ok` in {}",
+            "or, if the folder is kept for another agent or for distribution on purpose, list it under `unscanned-ok` \
+             in {}",
             super::config::FILE_NAME
         ));
-        // A folder another agent reads (or another repository's) stays where it is, linked; a
-        // misplaced folder of this project moves.
-        use crate::analysis::unscanned::Place;
+        // A collection stays where it is, added as a custom dir; a folder another agent reads
+        // (or another repository's) stays where it is, linked; a misplaced folder of this
+        // project moves.
         let keep = f.agent.is_some() || f.place == Place::AboveProject;
-        finding = finding.action(if !r.clashes.is_empty() {
+        finding = finding.action(if !r.clashes.is_empty() || f.place == Place::Collection {
             super::Action::CustomDir { path: f.path.clone() }
         } else if keep {
             super::Action::Link { links: r.links.clone() }
@@ -597,8 +668,33 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search) -> Vec<Fi
         });
         out.push(finding);
     }
-    if let Some(note) = &search.stopped {
-        let at = search.project_root.clone().unwrap_or_default();
+    let at = search.project_root.clone().unwrap_or_default();
+    if open.len() > 1 {
+        let skills: usize = open.iter().map(|f| f.skills.len()).sum();
+        let flags: Vec<String> =
+            open.iter().map(|f| format!("--root {}", crate::analysis::unscanned::sh(&f.path))).collect();
+        let dirs: Vec<String> = open.iter().map(|f| serde_json::to_string(&f.path).unwrap_or_default()).collect();
+        out.push(
+            Finding::new(
+                "unscanned-skill-folder",
+                &at,
+                format!(
+                    "{} folders of this project hold {skills} skills the harness does not scan for this working \
+                     directory",
+                    open.len()
+                ),
+                "the harness never loads them, without a warning (each folder is reported on its own)",
+            )
+            .severity(level)
+            .help(format!("preview them all as installed: `dsh-skills {} catalog`", flags.join(" ")))
+            .help(format!(
+                "or add them all as custom dirs, in the skill-filesystem row of the harness configuration: \
+                 `customSkillDirs: [{}]`",
+                dirs.join(", ")
+            )),
+        );
+    }
+    if let Some(note) = search.stopped.as_ref().filter(|_| within.is_none_or(|w| inside(&at, w))) {
         out.push(
             Finding::new("unscanned-skill-folder", &at, note.clone(), "folders past the budget were not checked")
                 .severity(Severity::Info),
@@ -608,10 +704,11 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search) -> Vec<Fi
 }
 
 /// The paths given on the command line. Each is first classified (and the report says as
-/// what): a project directory (it holds `.git`, `.agents` or `.dsh`) is linted as the roots the
-/// harness scans for it plus the folders it does not scan; `.agents`, `.dsh` (any dot folder
-/// with a `skills/` inside) as that `skills/` root; a folder with `SKILL.md` as one skill; any
-/// other folder as a skills root; a file as one skill file.
+/// what): a file is one skill file; a folder with `SKILL.md` one skill; a root the harness
+/// scans for the cwd (or one given with `--root`) is read as that root (flat files, nesting,
+/// in-root order, shadowing); a project directory (it holds `.git`, `.agents` or `.dsh`) as the
+/// roots the harness scans for it plus every skill it holds outside them; any other folder as a
+/// folder of skills: every skill folder in it at any depth, each as the unit it installs as.
 pub fn from_paths(
     paths: &[String],
     settings: &Settings,
@@ -619,6 +716,9 @@ pub fn from_paths(
     intentional: &[String],
 ) -> Result<Targets, UsageError> {
     let mut t = Targets { complete: true, ..Targets::default() };
+    let roots = crate::engine::snapshot::root_paths(settings, env);
+    // The cwd's search for unscanned folders, made once when a folder of skills needs it.
+    let mut cwd_search: Option<crate::analysis::unscanned::Search> = None;
     for p in paths {
         let abs = platform::resolve(&env.process_cwd, p);
         let meta = std::fs::metadata(&abs).map_err(|e| {
@@ -642,6 +742,27 @@ pub fn from_paths(
                 let kind = SubjectKind::Bundle { dir: abs.clone(), entry: basename(&abs) };
                 t.add(Subject { path: platform::join(&abs, &v), kind, node_mode: false, checked: None });
                 t.inputs.push(input("skill-folder", format!("a skill folder (its {v})")));
+            } else if let Some(root) = [&abs, &dot_root].into_iter().find(|r| roots.contains(r)) {
+                let sub = root_targets(root, settings, env);
+                t.complete &= sub.complete;
+                for s in sub.subjects {
+                    t.add(s);
+                }
+                t.findings.extend(sub.findings);
+                if (t.subjects.len(), t.findings.len()) == before && root == &abs {
+                    bundle_without_skill_md(&abs, &platform::dirname(&abs), &mut t);
+                }
+                t.inputs.push(input(
+                    "skills-root",
+                    if root == &abs {
+                        "a skills root (each folder or .md file in it is a skill)".to_string()
+                    } else {
+                        format!("the skills root {root}")
+                    },
+                ));
+                if (t.subjects.len(), t.findings.len()) == before {
+                    continue;
+                }
             } else if is_project_dir(&abs) {
                 let taken = project_targets(&abs, settings, env, intentional, &mut t);
                 t.inputs.push(input("project", taken));
@@ -649,28 +770,64 @@ pub fn from_paths(
                     // A project without skills is linted clean, not an error.
                     continue;
                 }
-            } else if basename(&abs).starts_with('.') && std::fs::metadata(&dot_root).is_ok_and(|m| m.is_dir()) {
-                let sub = root_targets(&dot_root, settings, env);
-                t.complete &= sub.complete;
-                for s in sub.subjects {
-                    t.add(s);
-                }
-                t.findings.extend(sub.findings);
-                t.inputs.push(input("skills-root", format!("the skills root {}", dot_root)));
-                if (t.subjects.len(), t.findings.len()) == before {
-                    continue;
-                }
             } else {
-                let sub = root_targets(&abs, settings, env);
-                t.complete &= sub.complete;
-                for s in sub.subjects {
-                    t.add(s);
+                let search = cwd_search.get_or_insert_with(|| {
+                    let mut quiet = settings.clone();
+                    quiet.scan.check = None;
+                    crate::analysis::unscanned::search(
+                        &crate::engine::snapshot::discover_kept(&quiet, env),
+                        &env.home,
+                        intentional,
+                    )
+                });
+                let in_project = search.project_root.as_deref().is_some_and(|r| inside(&abs, r));
+                let own;
+                let tree = if in_project {
+                    &search.tree
+                } else {
+                    let prune: Vec<String> = roots.iter().filter(|r| inside(r, &abs)).cloned().collect();
+                    own = crate::analysis::tree::scan(&abs, &prune);
+                    &own
+                };
+                let n = tree_targets(tree, &abs, &mut t);
+                // Roots the harness scans inside the folder are read as roots.
+                let mut inner = Vec::new();
+                for root in roots.iter().filter(|r| inside(r, &abs) && *r != &abs) {
+                    let sub = root_targets(root, settings, env);
+                    t.complete &= sub.complete;
+                    for s in sub.subjects {
+                        t.add(s);
+                    }
+                    t.findings.extend(sub.findings);
+                    if std::fs::metadata(root).is_ok() {
+                        inner.push(root.clone());
+                    }
                 }
-                t.findings.extend(sub.findings);
+                if in_project {
+                    t.findings.extend(unscanned_findings(search, Some(&abs)));
+                }
                 if (t.subjects.len(), t.findings.len()) == before {
-                    bundle_without_skill_md(&abs, &platform::dirname(&abs), &mut t);
+                    let flat = crate::analysis::unscanned::skill_entries(&abs);
+                    if !flat.is_empty() {
+                        return Err(UsageError(format!(
+                            "`{p}` holds no skill folder, and is not a root the harness scans for this working \
+                             directory: its {} with frontmatter ({}) would be skills only in a root; lint it as one \
+                             with `dsh-skills lint --root {} {}`",
+                            if flat.len() == 1 { ".md file" } else { ".md files" },
+                            flat.iter().take(3).cloned().collect::<Vec<_>>().join(", "),
+                            crate::analysis::unscanned::sh(p),
+                            crate::analysis::unscanned::sh(p)
+                        )));
+                    }
                 }
-                t.inputs.push(input("skills-root", "a skills root (each folder or .md file in it is a skill)".into()));
+                let mut taken = format!(
+                    "a folder of skills: {} found at any depth, each read as the skill it installs as",
+                    if n == 1 { "1 skill folder".to_string() } else { format!("{n} skill folders") }
+                );
+                if !inner.is_empty() {
+                    taken.push_str(&format!(", and the roots the harness scans in it ({})", inner.join(", ")));
+                }
+                t.inputs.push(input("skill-folders", taken));
             }
         } else if meta.is_file() {
             let name = basename(&abs);
@@ -695,11 +852,16 @@ pub fn from_paths(
         if (t.subjects.len(), t.findings.len()) == before {
             return Err(UsageError(format!(
                 "nothing to lint in `{p}`: give a project directory, a skill folder (with SKILL.md), a SKILL.md or .md \
-                 file, or a directory of skills"
+                 file, a folder holding skill folders, or a skills root (`--root DIR`)"
             )));
         }
     }
     Ok(t)
+}
+
+/// Whether `path` is `base` or inside it.
+fn inside(path: &str, base: &str) -> bool {
+    path == base || path.starts_with(&format!("{base}{}", platform::SEP))
 }
 
 /// A directory that holds `.git`, `.agents` or `.dsh`.
@@ -709,8 +871,8 @@ fn is_project_dir(dir: &str) -> bool {
 }
 
 /// `dir` as the harness sees it from a session there: the project roots it scans (their files
-/// and entries), shadowing among them, and the folders below `dir` it does not scan (whose
-/// files are linted as roots too). Personal and bundled roots are discovered (they decide
+/// and entries), shadowing among them, and every skill below `dir` outside those roots, with
+/// a note per folder that holds them. Personal and bundled roots are discovered (they decide
 /// shadowing) but not reported. Returns the words for "taken as".
 fn project_targets(
     dir: &str,
@@ -726,10 +888,10 @@ fn project_targets(
     let project_roots: Vec<String> = snap
         .scans()
         .flat_map(|(_, s)| &s.roots)
-        .filter(|r| matches!(r.root.source, "project-dsh" | "project-agents"))
+        .filter(|r| matches!(r.root.source, "project-dsh" | "project-agents" | "custom"))
+        .filter(|r| r.root.source != "custom" || inside(&r.root.path, dir))
         .map(|r| r.root.path.clone())
         .collect();
-    let inside = |path: &str, base: &str| path == base || path.starts_with(&format!("{base}{}", platform::SEP));
     let keep = |path: &str| inside(path, dir) && project_roots.iter().any(|r| inside(path, r));
     let sub = from_snapshot(&snap);
     t.complete &= sub.complete;
@@ -738,24 +900,20 @@ fn project_targets(
     }
     t.findings.extend(sub.findings.into_iter().filter(|f| keep(&f.path)));
     let search = crate::analysis::unscanned::search(&snap, "", intentional);
-    for folder in search.folders.iter().filter(|f| inside(&f.path, dir) && !f.intentional) {
-        let sub = root_targets(&folder.path, settings, env);
-        for s in sub.subjects {
-            t.add(s);
-        }
-        t.findings.extend(sub.findings);
-    }
-    t.findings.extend(unscanned_findings(&search).into_iter().filter(|f| inside(&f.path, dir)));
+    let n = tree_targets(&search.tree, dir, t);
+    t.findings.extend(unscanned_findings(&search, Some(dir)));
     let rel = |r: &str| r.strip_prefix(&format!("{project}{}", platform::SEP)).unwrap_or(r).to_string();
     let roots: Vec<String> = project_roots.iter().map(|r| rel(r)).collect();
+    let outside = match n {
+        0 => "the skill folders it does not scan".to_string(),
+        1 => "the 1 skill folder it holds outside them".to_string(),
+        n => format!("the {n} skill folders it holds outside them"),
+    };
     if project == dir {
-        format!(
-            "a project directory: the roots the harness scans for it ({}), and the skill folders it does not scan",
-            roots.join(", ")
-        )
+        format!("a project directory: the roots the harness scans for it ({}), and {outside}", roots.join(", "))
     } else {
         format!(
-            "a directory inside the project {project}: the harness scans {} there, and not the skill folders below this \
+            "a directory inside the project {project}: the harness scans {} there, and not {outside} below this \
              directory",
             roots.join(" and ")
         )

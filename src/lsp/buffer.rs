@@ -35,11 +35,10 @@ impl Discovery {
         settings.scan.check = None;
         let snapshot = Snapshot::discover(&settings, env);
         let mut t = targets::from_snapshot(&snapshot);
-        t.findings.extend(targets::unscanned_findings(&crate::analysis::unscanned::search(
-            &snapshot,
-            &env.home,
-            &intentional,
-        )));
+        t.findings.extend(targets::unscanned_findings(
+            &crate::analysis::unscanned::search(&snapshot, &env.home, &intentional),
+            None,
+        ));
         let mut findings: HashMap<String, Vec<Finding>> = HashMap::new();
         for f in t.findings {
             findings.entry(f.path.clone()).or_default().push(f);

@@ -404,12 +404,55 @@ pub fn list(
 
     let shown: Vec<&crate::analysis::unscanned::Folder> = unscanned.folders.iter().collect();
     if !shown.is_empty() || unscanned.stopped.is_some() {
+        let total: usize = shown.iter().map(|f| f.skills.len()).sum();
         let _ = writeln!(
             o,
             "\n{}",
-            term.bold(&format!("Skill folders the harness does not scan for this directory ({})", shown.len()))
+            term.bold(&format!(
+                "Skill folders the harness does not scan for this directory ({}, {})",
+                shown.len(),
+                plural(total, "skill", "skills")
+            ))
         );
-        for f in &shown {
+        // Many folders (a collection, a marketplace): each on one line, the first few with
+        // their fixes; --verbose shows every fix (JSON always carries everything).
+        let brief = !verbose && shown.len() > UNSCANNED_IN_FULL;
+        if brief {
+            for f in &shown {
+                let count = plural(f.skills.len(), "skill", "skills");
+                let room = term.width.map_or(usize::MAX, |w| w.saturating_sub(4 + count.len()).max(10));
+                let _ = writeln!(o, "  {}  {}", elide_middle(&safe(&f.path), room), term.dim(&count));
+            }
+            let dirs: Vec<String> = shown
+                .iter()
+                .filter(|f| !f.intentional)
+                .map(|f| serde_json::to_string(&f.path).unwrap_or_default())
+                .collect();
+            let flags: Vec<String> = shown
+                .iter()
+                .filter(|f| !f.intentional)
+                .map(|f| format!("--root {}", crate::analysis::unscanned::sh(&f.path)))
+                .collect();
+            if !dirs.is_empty() {
+                let _ = writeln!(o, "  {} (--verbose shows each folder's own fixes)", term.cyan("fix:"));
+                shell_lines(
+                    &mut o,
+                    "    ",
+                    &format!("preview them all as installed: dsh-skills {} list", flags.join(" ")),
+                    term,
+                );
+                para(
+                    &mut o,
+                    "    ",
+                    &format!(
+                        "or add them all to `customSkillDirs` in the skill-filesystem row: [{}]",
+                        safe(&dirs.join(", "))
+                    ),
+                    term,
+                );
+            }
+        }
+        for f in shown.iter().filter(|_| !brief) {
             let _ = writeln!(o, "  {}", elide_middle(&safe(&f.path), term.width.map_or(usize::MAX, |w| w - 2)));
             let mut holds = format!("holds {}", safe(&f.holds()));
             if f.intentional {
@@ -473,6 +516,9 @@ pub fn list(
     para(&mut o, "", &summary, term);
     o
 }
+
+/// Unscanned folders shown with their fixes before `list` switches to one line each.
+const UNSCANNED_IN_FULL: usize = 8;
 
 fn location(c: &Candidate) -> String {
     c.path.clone().unwrap_or_else(|| format!("(provider {})", c.provider))

@@ -163,6 +163,9 @@ pub struct Flags {
     pub dsh_home: Option<String>,
     pub agents_home: Option<String>,
     pub custom_dirs: Vec<String>,
+    /// `--root`: folders previewed as installed, appended to the custom dirs (configured or
+    /// given with `--custom-dir`).
+    pub roots: Vec<String>,
     pub bundled_dir: Option<String>,
     pub no_default_roots: bool,
     pub description_max_length: Option<usize>,
@@ -421,6 +424,7 @@ pub fn resolve(g: &Flags, env: &Environment, var: &dyn Fn(&str) -> Option<String
             (g.dsh_home.is_some(), "--dsh-home"),
             (g.agents_home.is_some(), "--agents-home"),
             (!g.custom_dirs.is_empty(), "--custom-dir"),
+            (!g.roots.is_empty(), "--root"),
             (g.bundled_dir.is_some(), "--bundled-dir"),
             (g.no_default_roots, "--no-default-roots"),
         ] {
@@ -931,6 +935,11 @@ fn provider_config(inputs: &Inputs, raw: &FsRow, layer: &str) -> Result<(Provide
             }
             None => {}
         }
+    }
+    for d in &g.roots {
+        let resolved = platform::resolve(&env.process_cwd, d);
+        config.custom_skill_dirs.push(resolved.clone());
+        custom_items.push(Setting::new("customSkillDirs[]", resolved, Origin::Flag("--root")));
     }
 
     // bundledSkillDir

@@ -62,6 +62,9 @@ struct Doc<'a> {
     fixes: &'a [FileFix],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     inputs: &'a [crate::lint::targets::Input],
+    /// The skills read outside the roots the harness scans (a collection's, a marketplace's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outside_roots: Option<&'a crate::lint::targets::Outside>,
 }
 
 /// The findings, converted one at a time while they are written (no tree of values).
@@ -138,6 +141,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
         findings: Findings(report),
         fixes: &report.fixes,
         inputs: &report.inputs,
+        outside_roots: report.outside.as_ref(),
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

@@ -19,19 +19,19 @@ fn code(base: &Path, args: &[&str]) -> Option<i32> {
 #[test]
 fn exit_statuses() {
     let clean = fixture("name-mismatch", "clean");
-    assert_eq!(code(&clean.base, &["lint", "tree"]), Some(0));
-    assert_eq!(code(&clean.base, &["lint", "--deny", "warnings", "tree"]), Some(0));
+    assert_eq!(code(&clean.base, &["lint", "--root", "tree", "tree"]), Some(0));
+    assert_eq!(code(&clean.base, &["lint", "--deny", "warnings", "--root", "tree", "tree"]), Some(0));
 
     let warn = fixture("name-mismatch", "fires");
-    assert_eq!(code(&warn.base, &["lint", "tree"]), Some(0), "warnings do not fail by default");
-    assert_eq!(code(&warn.base, &["lint", "--deny", "warnings", "tree"]), Some(1));
-    assert_eq!(code(&warn.base, &["lint", "--fail-on", "warning", "tree"]), Some(1));
-    assert_eq!(code(&warn.base, &["lint", "--fail-on", "info", "tree"]), Some(1));
-    assert_eq!(code(&warn.base, &["lint", "--fail-on", "error", "tree"]), Some(0));
+    assert_eq!(code(&warn.base, &["lint", "--root", "tree", "tree"]), Some(0), "warnings do not fail by default");
+    assert_eq!(code(&warn.base, &["lint", "--deny", "warnings", "--root", "tree", "tree"]), Some(1));
+    assert_eq!(code(&warn.base, &["lint", "--fail-on", "warning", "--root", "tree", "tree"]), Some(1));
+    assert_eq!(code(&warn.base, &["lint", "--fail-on", "info", "--root", "tree", "tree"]), Some(1));
+    assert_eq!(code(&warn.base, &["lint", "--fail-on", "error", "--root", "tree", "tree"]), Some(0));
 
     let err = fixture("frontmatter-missing", "fires");
-    assert_eq!(code(&err.base, &["lint", "tree"]), Some(1));
-    assert_eq!(code(&err.base, &["lint", "--format", "sarif", "tree"]), Some(1));
+    assert_eq!(code(&err.base, &["lint", "--root", "tree", "tree"]), Some(1));
+    assert_eq!(code(&err.base, &["lint", "--format", "sarif", "--root", "tree", "tree"]), Some(1));
 
     // Usage errors.
     assert_eq!(code(&err.base, &["lint", "does-not-exist"]), Some(2));
@@ -41,8 +41,8 @@ fn exit_statuses() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to lint in `empty`"));
     fs::write(err.base.join("notes.txt"), "hello").unwrap();
     assert_eq!(code(&err.base, &["lint", "notes.txt"]), Some(2));
-    assert_eq!(code(&err.base, &["lint", "--fail-on", "bogus", "tree"]), Some(2));
-    assert_eq!(code(&err.base, &["lint", "--diff", "--format", "sarif", "tree"]), Some(2));
+    assert_eq!(code(&err.base, &["lint", "--fail-on", "bogus", "--root", "tree", "tree"]), Some(2));
+    assert_eq!(code(&err.base, &["lint", "--diff", "--format", "sarif", "--root", "tree", "tree"]), Some(2));
 }
 
 #[test]
@@ -70,24 +70,24 @@ fn configuration_file() {
     fs::create_dir(&sub).unwrap();
     // Found by walking up from the cwd.
     fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  name-mismatch: error\n").unwrap();
-    let out = support::run(&sub, &fx.base, &["lint", "--format", "json", "../tree"]);
+    let out = support::run(&sub, &fx.base, &["lint", "--format", "json", "--root", "../tree", "../tree"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(findings(&json(&out)).iter().any(|(r, s, _)| r == "name-mismatch" && s == "error"));
     fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  name-mismatch: off\n").unwrap();
-    let out = support::run(&sub, &fx.base, &["lint", "--format", "json", "../tree"]);
+    let out = support::run(&sub, &fx.base, &["lint", "--format", "json", "--root", "../tree", "../tree"]);
     assert!(findings(&json(&out)).is_empty());
     // fail-on from the file; the command line wins.
     fs::write(fx.base.join(".dsh-skills-lint.yaml"), "fail-on: warning\n").unwrap();
-    assert_eq!(code(&sub, &["lint", "../tree"]), Some(1));
-    assert_eq!(code(&sub, &["lint", "--fail-on", "error", "../tree"]), Some(0));
+    assert_eq!(code(&sub, &["lint", "--root", "../tree", "../tree"]), Some(1));
+    assert_eq!(code(&sub, &["lint", "--fail-on", "error", "--root", "../tree", "../tree"]), Some(0));
     // An invalid file is a usage error that names the problem.
     fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  name-mismatc: off\n").unwrap();
-    let out = support::run(&sub, &fx.base, &["lint", "../tree"]);
+    let out = support::run(&sub, &fx.base, &["lint", "--root", "../tree", "../tree"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `name-mismatch`"));
     // --config names a file explicitly.
     fs::write(fx.base.join("strict.yaml"), "rules:\n  name-mismatch: error\n").unwrap();
-    assert_eq!(code(&sub, &["lint", "--config", "../strict.yaml", "../tree"]), Some(1));
+    assert_eq!(code(&sub, &["lint", "--config", "../strict.yaml", "--root", "../tree", "../tree"]), Some(1));
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn suppressions_live_in_the_frontmatter() {
         "---\nname: b\n# dsh-skills-lint: disable-next-line unknown-key\nx-custom: 1\ny-custom: 2\ndescription: d\n---\n\n# dsh-skills-lint: disable y-custom\nBody.\n",
     )
     .unwrap();
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     let got: Vec<String> = findings(&json(&out)).into_iter().map(|(r, ..)| r).collect();
     // x-custom is suppressed, y-custom is not; the comment in the body is not a suppression.
     assert_eq!(got.iter().filter(|r| *r == "unknown-key").count(), 1, "{got:?}");
@@ -111,11 +111,16 @@ fn suppressions_live_in_the_frontmatter() {
 #[test]
 fn portability_rules_are_off_without_compat() {
     let fx = fixture("utf8-bom", "fires");
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     assert!(findings(&json(&out)).is_empty(), "{}", support::stdout(&out));
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--compat", "claude-code", "tree"]);
+    let out = support::run(
+        &fx.base,
+        &fx.base,
+        &["lint", "--format", "json", "--compat", "claude-code", "--root", "tree", "tree"],
+    );
     assert!(findings(&json(&out)).is_empty(), "claude-code does not care about a BOM");
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--compat", "codex", "tree"]);
+    let out =
+        support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--compat", "codex", "--root", "tree", "tree"]);
     assert_eq!(findings(&json(&out)).len(), 1);
 }
 
@@ -142,10 +147,12 @@ fn a_portability_rule_is_on_with_its_target_or_its_configured_level() {
         let out = support::run(&fx.base, &fx.base, args);
         findings(&json(&out)).into_iter().map(|(r, _, _)| r).collect()
     };
-    assert!(!rules_of(&["lint", "--format", "json", "tree"]).contains(&"non-portable-key".to_string()));
-    let with_target = rules_of(&["lint", "--format", "json", "--compat", "agentskills", "tree"]);
+    assert!(
+        !rules_of(&["lint", "--format", "json", "--root", "tree", "tree"]).contains(&"non-portable-key".to_string())
+    );
+    let with_target = rules_of(&["lint", "--format", "json", "--compat", "agentskills", "--root", "tree", "tree"]);
     assert_eq!(with_target.iter().filter(|r| *r == "non-portable-key").count(), 1, "{with_target:?}");
     fs::write(fx.base.join(".dsh-skills-lint.yaml"), "rules:\n  non-portable-key: warning\n").unwrap();
-    let configured = rules_of(&["lint", "--format", "json", "tree"]);
+    let configured = rules_of(&["lint", "--format", "json", "--root", "tree", "tree"]);
     assert_eq!(configured.iter().filter(|r| *r == "non-portable-key").count(), 1, "{configured:?}");
 }

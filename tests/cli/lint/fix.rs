@@ -39,7 +39,7 @@ fn diff_shows_and_writes_nothing() {
         .iter()
         .map(|d| fs::read(fx.tree.join(d).join("SKILL.md")).unwrap())
         .collect();
-    let out = support::run(&fx.base, &fx.base, &["lint", "--diff", "--compat", "codex", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--diff", "--compat", "codex", "--root", "tree", "tree"]);
     assert_eq!(out.status.code(), Some(1));
     // The patch alone on stdout; the findings and the list of fixes on stderr.
     let text = support::stdout(&out);
@@ -67,7 +67,11 @@ fn diff_shows_and_writes_nothing() {
 #[test]
 fn fix_rewrites_in_place_and_keeps_permissions() {
     let fx = tree();
-    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "--compat", "codex", "tree"]);
+    let out = support::run(
+        &fx.base,
+        &fx.base,
+        &["lint", "--fix", "--format", "json", "--compat", "codex", "--root", "tree", "tree"],
+    );
     let v = json(&out);
     assert_eq!(out.status.code(), Some(0), "{}", support::stdout(&out));
     assert!(findings(&v).is_empty(), "{:?}", findings(&v));
@@ -95,7 +99,7 @@ fn fix_rewrites_in_place_and_keeps_permissions() {
         assert_eq!(fs::read_dir(fx.tree.join(d)).unwrap().count(), 1, "{d}");
     }
     // The harness now loads every skill.
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     assert!(findings(&json(&out)).is_empty());
 }
 
@@ -111,7 +115,7 @@ fn fix_never_follows_a_link_out_of_the_skill_folder() {
     fs::create_dir_all(fx.tree.join("inside/impl")).unwrap();
     fs::write(fx.tree.join("inside/impl/skill.md"), legacy.replace("ext", "inside")).unwrap();
     std::os::unix::fs::symlink("impl/skill.md", fx.tree.join("inside/SKILL.md")).unwrap();
-    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--root", "tree", "tree"]);
     let text = support::stdout(&out);
     assert!(text.contains("not fixed: tree/ext/SKILL.md") && text.contains("outside the skill folder"), "{text}");
     assert_eq!(fs::read_to_string(&outside).unwrap(), legacy);
@@ -126,7 +130,7 @@ fn a_value_that_cannot_be_quoted_safely_is_left_alone() {
     let fx = materialize(Path::new("/nonexistent"), &Value::Null);
     // A comment after the value: quoting would pull it into the text, so no fix is offered.
     write(&fx.tree, "c/SKILL.md", "---\nname: c\ndescription: Triage bugs: now # note\n---\n\nBody.\n");
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     let v = json(&out);
     assert!(v["findings"].as_array().unwrap().iter().all(|f| f["fix"].is_null()), "{v}");
 }
@@ -140,7 +144,7 @@ fn fixes_that_only_work_alone_are_offered_once() {
     let text =
         "---\nname: twice\ndescription: Two triggers.\nwhen_to_use: When asked.\nwhentouse: When told.\n---\n\nBody.\n";
     write(&fx.tree, "twice/SKILL.md", text);
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     let v = json(&out);
     let fixable: Vec<&Value> = v["findings"].as_array().unwrap().iter().filter(|f| !f["fix"].is_null()).collect();
     assert_eq!(fixable.len(), 1, "{v}");
@@ -152,13 +156,13 @@ fn fixes_that_only_work_alone_are_offered_once() {
     assert!(help.contains("Map keys must be unique"), "{help}");
     assert_eq!(v["summary"]["fixable"], 1, "{v}");
 
-    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "--root", "tree", "tree"]);
     let v = json(&out);
     assert_eq!(v["summary"]["fixed"], 1, "{v}");
     let fixed = fs::read_to_string(fx.tree.join("twice/SKILL.md")).unwrap();
     assert_eq!(fixed, text.replace("when_to_use:", "whenToUse:"));
     // The skill still loads (with the trigger it had), and only the second misspelling is left.
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     let v = json(&out);
     let left: Vec<&Value> = v["findings"].as_array().unwrap().iter().collect();
     assert_eq!(left.len(), 1, "{v}");
@@ -192,16 +196,16 @@ fn many_fixes_refused_together_leave_a_set_that_applies() {
     }
     text.push_str("---\n\nBody.\n");
     write(&fx.tree, "many/SKILL.md", &text);
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     let v = json(&out);
     assert_eq!(v["findings"].as_array().unwrap().len(), 10, "{v}");
     assert_eq!(v["summary"]["fixable"], 1, "{v}");
-    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--format", "json", "--root", "tree", "tree"]);
     let v = json(&out);
     assert_eq!(v["summary"]["fixed"], 1, "the offered fix applies: {v}");
     assert!(v["fixes"].as_array().unwrap().iter().all(|f| f["applied"] == true), "{v}");
     assert!(fs::read_to_string(fx.tree.join("many/SKILL.md")).unwrap().contains("\nwhenToUse: When 0.\n"));
-    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "tree"]);
+    let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--root", "tree", "tree"]);
     let v = json(&out);
     assert_eq!(v["findings"].as_array().unwrap().len(), 9, "{v}");
     assert_eq!(v["summary"]["fixable"], 0, "{v}");

@@ -11,7 +11,7 @@ fn render(format: &str) -> (String, Option<i32>) {
     let out = support::run(
         &fx.base,
         &fx.base.join("no-home"),
-        &["lint", "--format", format, "--color", "never", "--description-max-length", "60", "tree"],
+        &["lint", "--format", format, "--color", "never", "--description-max-length", "60", "--root", "tree", "tree"],
     );
     let base = fx.base.to_string_lossy().into_owned();
     (support::stdout(&out).replace(&base, "<base>"), out.status.code())

@@ -211,7 +211,11 @@ fn diff_is_a_patch_git_applies() {
         "\u{feff}---\r\nname: a\r\ndescription: Old.\r\nuserInvocable: false\r\n---\r\nBody.\r\n",
     )
     .unwrap();
-    let out = support::run(&fx.base, &fx.base.join("no-home"), &["lint", "--diff", "--compat", "agentskills", "tree"]);
+    let out = support::run(
+        &fx.base,
+        &fx.base.join("no-home"),
+        &["lint", "--diff", "--compat", "agentskills", "--root", "tree", "tree"],
+    );
     let patch = support::stdout(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(patch.starts_with("diff --git a/tree/a/SKILL.md b/tree/a/SKILL.md\n"), "{patch}");

@@ -32,7 +32,7 @@ fn run_fixture(rule: &str, kind: &str) -> Vec<(String, String, String)> {
     let fx = materialize(&dir.join("tree"), &case["setup"]);
     let args: Vec<String> = match case["args"].as_array() {
         Some(a) => a.iter().map(|v| v.as_str().unwrap().to_string()).collect(),
-        None => ["lint", "--format", "json", "tree"].iter().map(|s| s.to_string()).collect(),
+        None => ["lint", "--format", "json", "--root", "tree", "tree"].iter().map(|s| s.to_string()).collect(),
     };
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = support::run(&fx.base, &fx.base.join("no-home"), &args);
@@ -88,7 +88,8 @@ fn renaming_a_blank_entry_brings_the_root_back() {
     let case: Value = serde_json::from_str(&fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
     let fx = materialize(&dir.join("tree"), &case["setup"]);
     let lint = || {
-        let out = support::run(&fx.base, &fx.base.join("no-home"), &["lint", "--format", "json", "tree"]);
+        let out =
+            support::run(&fx.base, &fx.base.join("no-home"), &["lint", "--format", "json", "--root", "tree", "tree"]);
         (out.status.code(), json(&out))
     };
     let (rc, v) = lint();

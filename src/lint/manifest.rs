@@ -1,0 +1,237 @@
+//! The packaging formats authors ship skills in, read for what matters to the skills: Claude
+//! Code plugin marketplaces (`.claude-plugin/marketplace.json`) and plugins
+//! (`.claude-plugin/plugin.json`).
+//!
+//! Fields, from Claude Code's plugin and marketplace references and real marketplaces:
+//! a marketplace's `plugins[]` each have a `name` and a `source`, either a path relative to the
+//! marketplace root (the folder holding `.claude-plugin/`), after `metadata.pluginRoot` when
+//! that is set, or an object naming a remote source (not checked here); a plugin entry or a
+//! plugin's `plugin.json` may declare `skills`, a path or a list of paths relative to the
+//! plugin root, each a skill folder or a folder of skill folders, in addition to the plugin's
+//! default `skills/` folder.
+//!
+//! Checked: the file is JSON of that shape (`manifest-invalid`, naming file, line and column);
+//! each local plugin source and declared skill path exists and holds a skill
+//! (`manifest-missing-path`); and, in a marketplace whose local plugins all list their skills,
+//! a skill folder under a plugin's root that no list names (`manifest-unlisted-skill`).
+
+use super::{Finding, Severity};
+use crate::analysis::tree::Tree;
+use crate::engine::platform;
+use serde_json::Value;
+
+/// Findings for every manifest of `tree` inside `within`.
+pub fn check(tree: &Tree, within: &str) -> Vec<Finding> {
+    let inside = |p: &str| p == within || p.starts_with(&format!("{within}{}", platform::SEP));
+    let mut out = Vec::new();
+    for file in tree.manifests.iter().filter(|m| inside(m)) {
+        let Some(text) = crate::engine::textread::read_text_beside(file, 16 << 20) else { continue };
+        let value: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                out.push(invalid(
+                    file,
+                    format!("this is not valid JSON: {} (line {}, column {})", strip_at(&e), e.line(), e.column()),
+                ));
+                continue;
+            }
+        };
+        // `<root>/.claude-plugin/<file>`: paths are relative to `<root>`.
+        let root = platform::dirname(&platform::dirname(file));
+        if file.ends_with("marketplace.json") {
+            marketplace(file, &text, &value, &root, tree, &mut out);
+        } else {
+            let mut listed = Vec::new();
+            plugin_skills(file, &text, value.get("skills"), &root, "`skills`", &mut listed, &mut out);
+        }
+    }
+    out
+}
+
+/// serde_json's message without its own ` at line N column M`.
+fn strip_at(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    s.split(" at line ").next().unwrap_or(&s).to_string()
+}
+
+fn invalid(file: &str, message: String) -> Finding {
+    Finding::new(
+        "manifest-invalid",
+        file,
+        message,
+        "the harness does not read plugin manifests, but Claude Code and the skill installers that do fail on this \
+         file, and no skill it lists is installed",
+    )
+    .help("fix the JSON (a JSON validator or `python3 -m json.tool FILE` names the first problem)")
+}
+
+/// The line of the first occurrence of `needle` (a JSON string as written) in `text`.
+fn line_of(text: &str, needle: &str) -> Option<usize> {
+    let quoted = serde_json::to_string(needle).ok()?;
+    let at = text.find(&quoted)?;
+    Some(text[..at].bytes().filter(|&b| b == b'\n').count() + 1)
+}
+
+fn at_line(text: &str, needle: &str) -> String {
+    line_of(text, needle).map_or(String::new(), |l| format!(" (line {l})"))
+}
+
+/// A relative path of a manifest, resolved against `base`; `None` for an absolute or remote one.
+fn local(base: &str, path: &str) -> Option<String> {
+    if path.contains("://") || path.starts_with('/') || path.starts_with('$') {
+        return None;
+    }
+    let joined = platform::join(base, path.trim_start_matches("./"));
+    Some(joined.trim_end_matches(platform::SEP).to_string())
+}
+
+fn holds_skill(dir: &str) -> bool {
+    let is_file = |p: String| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    if is_file(platform::join(dir, "SKILL.md")) {
+        return true;
+    }
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.flatten().take(10_000).any(|e| e.path().to_str().is_some_and(|p| is_file(platform::join(p, "SKILL.md"))))
+    })
+}
+
+/// A plugin's `skills` (a string or a list of strings), checked; the folders they name are
+/// added to `listed`.
+fn plugin_skills(
+    file: &str,
+    text: &str,
+    skills: Option<&Value>,
+    root: &str,
+    what: &str,
+    listed: &mut Vec<String>,
+    out: &mut Vec<Finding>,
+) {
+    let paths: Vec<&str> = match skills {
+        None | Some(Value::Null) => return,
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(items)) => {
+            let mut v = Vec::new();
+            for item in items {
+                match item {
+                    Value::String(s) => v.push(s.as_str()),
+                    other => out.push(invalid(
+                        file,
+                        format!("{what} lists {other}, not a path string{}", at_line(text, &other.to_string())),
+                    )),
+                }
+            }
+            v
+        }
+        Some(other) => {
+            out.push(invalid(file, format!("{what} is {}, not a path or a list of paths", kind(other))));
+            return;
+        }
+    };
+    for p in paths {
+        let Some(dir) = local(root, p) else { continue };
+        if !std::fs::metadata(&dir).is_ok_and(|m| m.is_dir()) {
+            out.push(missing(file, format!("{what} names `{p}`{}, which does not exist", at_line(text, p)), &dir));
+        } else if !holds_skill(&dir) {
+            out.push(missing(
+                file,
+                format!("{what} names `{p}`{}, which holds no SKILL.md (nor folders that do)", at_line(text, p)),
+                &dir,
+            ));
+        } else {
+            listed.push(dir);
+        }
+    }
+}
+
+fn missing(file: &str, message: String, dir: &str) -> Finding {
+    Finding::new(
+        "manifest-missing-path",
+        file,
+        message,
+        "installing the plugin fails or installs no skill from this path; the skill is missing wherever the plugin is \
+         installed",
+    )
+    .related(dir, None, "the path, resolved")
+    .help("correct the path (relative to the plugin root, starting with `./`), or remove the entry")
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn marketplace(file: &str, text: &str, value: &Value, root: &str, tree: &Tree, out: &mut Vec<Finding>) {
+    let Some(plugins) = value.get("plugins") else {
+        out.push(invalid(file, "a marketplace has no `plugins` list".into()));
+        return;
+    };
+    let Value::Array(plugins) = plugins else {
+        out.push(invalid(file, format!("`plugins` is {}, not a list", kind(plugins))));
+        return;
+    };
+    let base = match value.get("metadata").and_then(|m| m.get("pluginRoot")) {
+        Some(Value::String(r)) => local(root, r).unwrap_or_else(|| root.to_string()),
+        _ => root.to_string(),
+    };
+    // (plugin root, whether it lists its skills)
+    let mut local_plugins: Vec<(String, bool)> = Vec::new();
+    let mut listed: Vec<String> = Vec::new();
+    for (i, plugin) in plugins.iter().enumerate() {
+        let name = plugin.get("name").and_then(Value::as_str).unwrap_or("");
+        let label = if name.is_empty() { format!("plugin {}", i + 1) } else { format!("plugin `{name}`") };
+        let source = match plugin.get("source") {
+            Some(Value::String(s)) => s.as_str(),
+            Some(Value::Object(_)) => continue,
+            None => {
+                out.push(invalid(file, format!("{label} has no `source`{}", at_line(text, name))));
+                continue;
+            }
+            Some(other) => {
+                out.push(invalid(
+                    file,
+                    format!("{label}'s `source` is {}, not a path or a source object", kind(other)),
+                ));
+                continue;
+            }
+        };
+        let Some(dir) = local(&base, source) else { continue };
+        if !std::fs::metadata(&dir).is_ok_and(|m| m.is_dir()) {
+            out.push(missing(
+                file,
+                format!("{label}'s `source` `{source}`{} does not exist", at_line(text, source)),
+                &dir,
+            ));
+            continue;
+        }
+        let lists = plugin.get("skills").is_some_and(|s| !s.is_null());
+        plugin_skills(file, text, plugin.get("skills"), &dir, &format!("{label}'s `skills`"), &mut listed, out);
+        local_plugins.push((dir, lists));
+    }
+    // Every local plugin lists its skills: a skill folder under one of them that no list names
+    // is installed by none.
+    if local_plugins.is_empty() || !local_plugins.iter().all(|(_, lists)| *lists) {
+        return;
+    }
+    let covered = |dir: &str| listed.iter().any(|l| dir == l || platform::dirname(dir) == *l);
+    let under_plugin = |dir: &str| local_plugins.iter().any(|(p, _)| dir.starts_with(&format!("{p}{}", platform::SEP)));
+    for s in tree.skills.iter().filter(|s| under_plugin(&s.dir) && !covered(&s.dir)) {
+        out.push(
+            Finding::new(
+                "manifest-unlisted-skill",
+                &s.dir,
+                "no plugin of the marketplace lists this skill folder",
+                "every plugin of the marketplace lists its skills explicitly, and none lists this one: installing the \
+                 marketplace's plugins never installs it",
+            )
+            .severity(Severity::Warning)
+            .related(file, None, "the marketplace")
+            .help("add its path to the `skills` of the plugin that should ship it, or remove the folder"),
+        );
+    }
+}
