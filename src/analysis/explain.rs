@@ -500,6 +500,26 @@ fn near_misses_in_unscanned(folder: &crate::analysis::unscanned::Folder, wanted:
         }
         let target = &folder.remedy.target_root;
         let link = crate::analysis::unscanned::relative(target, &path);
+        // A collection's folder stays where it is: previewed or added as a custom dir.
+        let fix = if folder.place == crate::analysis::unscanned::Place::Collection {
+            format!(
+                "add the folder as a custom dir (`customSkillDirs`; preview with `dsh-skills --root {} explain {}`); \
+                 or link it: `mkdir -p {t} && ln -s {l} {t}/`",
+                sh(&folder.path),
+                sh(wanted),
+                t = sh(target),
+                l = sh(&link),
+            )
+        } else {
+            format!(
+                "move it: `mkdir -p {t} && mv {p} {t}/`; or link it: `ln -s {l} {t}/`; or add the folder as a custom \
+                 dir (`customSkillDirs`, preview with `{}`)",
+                folder.remedy.custom_dir_flag,
+                t = sh(target),
+                p = sh(&path),
+                l = sh(&link),
+            )
+        };
         out.push(NearMiss {
             path: file,
             why: format!(
@@ -507,14 +527,7 @@ fn near_misses_in_unscanned(folder: &crate::analysis::unscanned::Folder, wanted:
                 folder.path, folder.why
             ),
             log: None,
-            fix: Some(format!(
-                "move it: `mkdir -p {t} && mv {p} {t}/`; or link it: `ln -s {l} {t}/`; or add the folder as a custom \
-                 dir (`customSkillDirs`, preview with `{}`)",
-                folder.remedy.custom_dir_flag,
-                t = sh(target),
-                p = sh(&path),
-                l = sh(&link),
-            )),
+            fix: Some(fix),
         });
     }
 }

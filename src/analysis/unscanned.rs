@@ -178,8 +178,8 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
     }
     // Folders that reach a skill of the tree through a link (mirrors) are that skill, reported
     // where it really is.
-    let mirrors: std::collections::HashSet<String> =
-        s.tree.skills.iter().flat_map(|t| t.mirrors.iter().cloned()).collect();
+    let primary_of: std::collections::HashMap<String, String> =
+        s.tree.skills.iter().map(|t| (t.real.clone(), t.dir.clone())).collect();
     let mut seen = BTreeSet::new();
     let mut consider = |s: &mut Search, path: String, place: Place, agent: Option<&'static str>, why: String| {
         if scanned.contains(&path) || !seen.insert(path.clone()) {
@@ -209,7 +209,12 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         };
         skills.retain(|e| {
             let e = e.trim_end_matches('/');
-            if mirrors.contains(&platform::join(&path, e)) {
+            let here = platform::join(&path, e);
+            if place != Place::Collection
+                && let Some(primary) =
+                    canon(&platform::join(&here, "SKILL.md")).and_then(|r| r.to_str().and_then(|r| primary_of.get(r)))
+                && *primary != here
+            {
                 return false;
             }
             let real = canon(&platform::join(&path, e));
@@ -247,7 +252,10 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
                     )
                 };
                 let agent = (*sub != "skills").then_some(*agent);
-                consider(&mut s, platform::join(&cur, sub), Place::OtherAgent, agent, why);
+                // A top-level `skills/` of a repository that does not use the harness is its
+                // collection.
+                let place = if agent.is_none() && !s.uses_harness { Place::Collection } else { Place::OtherAgent };
+                consider(&mut s, platform::join(&cur, sub), place, agent, why);
             }
             if &cur != project {
                 for sub in [".dsh/skills", ".agents/skills"] {
@@ -473,9 +481,29 @@ impl Folder {
             ));
         }
         if self.place == Place::Collection {
-            v.push(("custom dir", custom, false));
-            if !r.links.is_empty() && self.skills.len() <= LINKED_AT_MOST {
-                v.push(("link", r.link_command.clone(), true));
+            let link = if r.links.is_empty() {
+                None
+            } else if r.links.len() <= LINKED_AT_MOST {
+                Some(("link", r.link_command.clone(), true))
+            } else {
+                Some((
+                    "link",
+                    format!(
+                        "link each of its {} skill folders into `{}` (`ln -s`; `--format json` carries every link)",
+                        r.links.len(),
+                        r.target_root
+                    ),
+                    false,
+                ))
+            };
+            // A folder with other Markdown is linked skill by skill: as a root, its README
+            // would be a broken skill.
+            if self.other_markdown.is_empty() {
+                v.push(("custom dir", custom, false));
+                v.extend(link);
+            } else {
+                v.extend(link);
+                v.push(("custom dir", custom, false));
             }
             return v;
         }

@@ -659,7 +659,10 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search, within: O
         // (or another repository's) stays where it is, linked; a misplaced folder of this
         // project moves.
         let keep = f.agent.is_some() || f.place == Place::AboveProject;
-        finding = finding.action(if !r.clashes.is_empty() || f.place == Place::Collection {
+        let linked = f.place == Place::Collection && !f.other_markdown.is_empty() && !r.links.is_empty();
+        finding = finding.action(if linked {
+            super::Action::Link { links: r.links.clone() }
+        } else if !r.clashes.is_empty() || f.place == Place::Collection {
             super::Action::CustomDir { path: f.path.clone() }
         } else if keep {
             super::Action::Link { links: r.links.clone() }
@@ -671,28 +674,41 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search, within: O
     let at = search.project_root.clone().unwrap_or_default();
     if open.len() > 1 {
         let skills: usize = open.iter().map(|f| f.skills.len()).sum();
+        // Folders with other Markdown are linked, not made roots (their README would be a
+        // broken skill): the note adds the others.
+        let as_dirs: Vec<&&crate::analysis::unscanned::Folder> =
+            open.iter().filter(|f| f.other_markdown.is_empty()).collect();
         let flags: Vec<String> =
-            open.iter().map(|f| format!("--root {}", crate::analysis::unscanned::sh(&f.path))).collect();
-        let dirs: Vec<String> = open.iter().map(|f| serde_json::to_string(&f.path).unwrap_or_default()).collect();
-        out.push(
-            Finding::new(
-                "unscanned-skill-folder",
-                &at,
+            as_dirs.iter().map(|f| format!("--root {}", crate::analysis::unscanned::sh(&f.path))).collect();
+        let dirs: Vec<String> = as_dirs.iter().map(|f| serde_json::to_string(&f.path).unwrap_or_default()).collect();
+        let linked = open.len() - as_dirs.len();
+        let mut note = Finding::new(
+            "unscanned-skill-folder",
+            &at,
+            format!(
+                "{} folders of this project hold {skills} skills the harness does not scan for this working directory",
+                open.len()
+            ),
+            "the harness never loads them, without a warning (each folder is reported on its own)",
+        )
+        .severity(level);
+        if linked > 0 {
+            note = note.help(format!(
+                "{linked} of them {} other Markdown files as well: link their skills as each finding says{}",
+                if linked == 1 { "holds" } else { "hold" },
+                if as_dirs.is_empty() { "" } else { "; for the rest:" }
+            ));
+        }
+        if !as_dirs.is_empty() {
+            note = note.help(format!("preview them as installed: `dsh-skills {} catalog`", flags.join(" "))).help(
                 format!(
-                    "{} folders of this project hold {skills} skills the harness does not scan for this working \
-                     directory",
-                    open.len()
+                    "add them as custom dirs, in the skill-filesystem row of the harness configuration: \
+                     `customSkillDirs: [{}]`",
+                    dirs.join(", ")
                 ),
-                "the harness never loads them, without a warning (each folder is reported on its own)",
-            )
-            .severity(level)
-            .help(format!("preview them all as installed: `dsh-skills {} catalog`", flags.join(" ")))
-            .help(format!(
-                "or add them all as custom dirs, in the skill-filesystem row of the harness configuration: \
-                 `customSkillDirs: [{}]`",
-                dirs.join(", ")
-            )),
-        );
+            );
+        }
+        out.push(note);
     }
     if let Some(note) = search.stopped.as_ref().filter(|_| within.is_none_or(|w| inside(&at, w))) {
         out.push(

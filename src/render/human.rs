@@ -418,36 +418,29 @@ pub fn list(
         // their fixes; --verbose shows every fix (JSON always carries everything).
         let brief = !verbose && shown.len() > UNSCANNED_IN_FULL;
         if brief {
-            for f in &shown {
+            for f in shown.iter().take(UNSCANNED_IN_FULL) {
                 let count = plural(f.skills.len(), "skill", "skills");
                 let room = term.width.map_or(usize::MAX, |w| w.saturating_sub(4 + count.len()).max(10));
                 let _ = writeln!(o, "  {}  {}", elide_middle(&safe(&f.path), room), term.dim(&count));
             }
-            let dirs: Vec<String> = shown
-                .iter()
-                .filter(|f| !f.intentional)
-                .map(|f| serde_json::to_string(&f.path).unwrap_or_default())
-                .collect();
-            let flags: Vec<String> = shown
-                .iter()
-                .filter(|f| !f.intentional)
-                .map(|f| format!("--root {}", crate::analysis::unscanned::sh(&f.path)))
-                .collect();
-            if !dirs.is_empty() {
-                let _ = writeln!(o, "  {} (--verbose shows each folder's own fixes)", term.cyan("fix:"));
-                shell_lines(
-                    &mut o,
-                    "    ",
-                    &format!("preview them all as installed: dsh-skills {} list", flags.join(" ")),
-                    term,
+            if shown.len() > UNSCANNED_IN_FULL {
+                let _ = writeln!(
+                    o,
+                    "  {}",
+                    term.dim(&format!(
+                        "and {} more folders (--verbose lists them all, --format json too)",
+                        shown.len() - UNSCANNED_IN_FULL
+                    ))
                 );
+            }
+            let open = shown.iter().filter(|f| !f.intentional).count();
+            if open > 0 {
+                let _ = writeln!(o, "  {} (any one; --verbose prints each folder's own fixes)", term.cyan("fix:"));
                 para(
                     &mut o,
                     "    ",
-                    &format!(
-                        "or add them all to `customSkillDirs` in the skill-filesystem row: [{}]",
-                        safe(&dirs.join(", "))
-                    ),
+                    "add the folders to `customSkillDirs` in the skill-filesystem row (`dsh-skills lint` prints the \
+                     exact list), or preview them as installed with `dsh-skills --root DIR list`, one --root per folder",
                     term,
                 );
             }
@@ -772,8 +765,18 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
         }
         if !x.unscanned_checked.is_empty() {
             let _ = writeln!(o, "  also looked in folders the harness does not scan here:");
-            for d in &x.unscanned_checked {
+            for d in x.unscanned_checked.iter().take(UNSCANNED_IN_FULL) {
                 let _ = writeln!(o, "      {}", safe(d));
+            }
+            if x.unscanned_checked.len() > UNSCANNED_IN_FULL {
+                let _ = writeln!(
+                    o,
+                    "      {}",
+                    term.dim(&format!(
+                        "and {} more (`--format json` lists them all)",
+                        x.unscanned_checked.len() - UNSCANNED_IN_FULL
+                    ))
+                );
             }
         }
         let close = crate::analysis::suggest::suggestions(snap, &x.name);

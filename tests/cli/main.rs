@@ -8,6 +8,7 @@
 mod support;
 
 mod collation_oracle;
+mod collections;
 mod config;
 mod conformance;
 mod ecosystem;
