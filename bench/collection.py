@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Benchmark `lint` from the top of a skill collection, against the I/O floor, side by side.
+
+    python3 bench/collection.py                  # 10,000 skills, three levels deep
+    python3 bench/collection.py --skills 1000
+    python3 bench/collection.py --noise 1000000  # also: a tree of that many non-skill files
+
+It builds the release binary and generates a deterministic repository under target/bench/:
+`.git/`, a README, and N skills as `plugins/p<i>/skills/<name>/SKILL.md` (100 per plugin,
+three levels below the top; descriptions of 80-700 characters, bodies of 1-4 KB, a
+`references/` file in every tenth skill), then times with hyperfine
+
+  - the floor: `find . -name SKILL.md -print0 | xargs -0 cat > /dev/null`
+  - `dsh-skills lint > /dev/null` and `dsh-skills lint --format json > /dev/null`
+
+and reports medians, the ratio to the floor and peak memory (GNU time's maximum resident set
+size). With --noise it adds a folder of that many small non-skill files and times `lint` again
+(the walk must stay linear). Nothing here asserts timings: it measures and prints.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+BIN = os.path.join(REPO, "target", "release", "dsh-skills")
+WORDS = ("skill review deploy test build release docs pdf table chart image audio video data "
+         "clean merge split parse render format check lint audit trace debug profile cache").split()
+
+
+def generate(top, n, noise):
+    if os.path.exists(top):
+        shutil.rmtree(top)
+    rng = random.Random(25)
+    os.makedirs(os.path.join(top, ".git"))
+    with open(os.path.join(top, "README.md"), "w") as f:
+        f.write("# A collection\n")
+    for i in range(n):
+        name = f"{rng.choice(WORDS)}-{rng.choice(WORDS)}-{i}"
+        d = os.path.join(top, "plugins", f"p{i // 100}", "skills", name)
+        os.makedirs(d)
+        words = []
+        while sum(len(w) + 1 for w in words) < rng.randint(80, 700):
+            words.append(rng.choice(WORDS))
+        body = "\n".join(" ".join(rng.choice(WORDS) for _ in range(12)) for _ in range(rng.randint(12, 48)))
+        refs = ""
+        if i % 10 == 0:
+            os.makedirs(os.path.join(d, "references"))
+            with open(os.path.join(d, "references", "guide.md"), "w") as f:
+                f.write("# Guide\n")
+            refs = "\nRead [the guide](references/guide.md) first.\n"
+        with open(os.path.join(d, "SKILL.md"), "w") as f:
+            f.write(f"---\nname: {name}\ndescription: {' '.join(words)}\n---\n\n# {name}\n\n{body}\n{refs}")
+    if noise:
+        for i in range(noise):
+            d = os.path.join(top, "noise", f"d{i // 1000}")
+            if i % 1000 == 0:
+                os.makedirs(d)
+            with open(os.path.join(d, f"f{i}.txt"), "w") as f:
+                f.write("x\n")
+
+
+def peak_kb(cmd, cwd, env):
+    out = subprocess.run(["/usr/bin/time", "-v", "sh", "-c", cmd], cwd=cwd, env=env, capture_output=True, text=True)
+    for line in out.stderr.splitlines():
+        if "Maximum resident set size" in line:
+            return int(line.split(":")[1])
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--skills", type=int, default=10000)
+    ap.add_argument("--noise", type=int, default=0)
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args()
+    if not shutil.which("hyperfine"):
+        sys.exit("bench: hyperfine is required (apt-get install hyperfine)")
+    subprocess.run(["cargo", "build", "--release", "--locked"], cwd=REPO, check=True)
+    top = os.path.join(REPO, "target", "bench", f"collection-{args.skills}-{args.noise}")
+    generate(top, args.skills, args.noise)
+    home = os.path.join(REPO, "target", "bench", "empty-home")
+    os.makedirs(home, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DSH_")}
+    env.update(HOME=home, NO_COLOR="1")
+    cmds = {
+        "floor": "find . -name SKILL.md -print0 | xargs -0 cat > /dev/null",
+        "lint": f"{BIN} lint > /dev/null",
+        "lint-json": f"{BIN} lint --format json > /dev/null",
+    }
+    export = os.path.join(top, "..", "collection-hyperfine.json")
+    subprocess.run(
+        ["hyperfine", "--warmup", "2", "--runs", str(args.runs), "-i",
+         "--export-json", export, *cmds.values()],
+        cwd=top, env=env, check=True, stdout=subprocess.DEVNULL,
+    )
+    results = {r["command"]: r["median"] for r in json.load(open(export))["results"]}
+    floor = results[cmds["floor"]]
+    print(f"{args.skills} skills three levels deep, {args.noise} non-skill files")
+    print(f"{'command':<10} {'median':>9} {'x floor':>8} {'peak RSS':>9}")
+    for name, cmd in cmds.items():
+        med = results[cmd]
+        print(f"{name:<10} {med * 1000:>7.1f}ms {med / floor:>8.2f} {peak_kb(cmd, top, env) / 1024:>7.1f}MB")
+
+
+if __name__ == "__main__":
+    main()
