@@ -455,3 +455,241 @@ fn a_bug_in_a_worker_thread_ends_with_status_2_not_a_hang() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("internal failure"), "{err}");
 }
+
+/// A `$DSH_HOME` and a project for the configuration loaders.
+struct ConfigCase {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+/// The configuration files dsh-skills reads, where each lives, and the command that reads it.
+/// `explicit`: named on the command line (a pipe is then read).
+struct Loader {
+    name: &'static str,
+    rel: &'static str,
+    args: &'static [&'static str],
+    explicit: bool,
+    /// A valid file of this kind (the FIFO case writes it into the pipe).
+    valid: &'static str,
+    /// Other files the loader needs to be reached.
+    setup: &'static [(&'static str, &'static str)],
+}
+
+const LOADERS: &[Loader] = &[
+    Loader {
+        name: "home patch",
+        rel: "dsh/cordis.patch.yml",
+        args: &["list"],
+        explicit: false,
+        valid: "[]\n",
+        setup: &[],
+    },
+    Loader {
+        name: "profile patch",
+        rel: "dsh/profiles/web/cordis.patch.yml",
+        args: &["list"],
+        explicit: false,
+        valid: "[]\n",
+        setup: &[],
+    },
+    Loader {
+        name: "--patch",
+        rel: "proj/overlay.yml",
+        args: &["list", "--patch", "overlay.yml"],
+        explicit: true,
+        valid: "[]\n",
+        setup: &[],
+    },
+    Loader {
+        name: "preset",
+        rel: "dsh/.agent-presets/mine/agent.cordis.yml",
+        args: &["list"],
+        explicit: false,
+        valid: "- id: skill-filesystem\n  name: '@deepseek-ai/dsh-skill-filesystem'\n",
+        setup: &[("dsh/settings.yaml", "agent-presets:\n  default: mine\n")],
+    },
+    Loader { name: "settings", rel: "dsh/settings.yaml", args: &["list"], explicit: false, valid: "{}\n", setup: &[] },
+    Loader {
+        name: "lint configuration",
+        rel: "proj/.dsh-skills-lint.yaml",
+        args: &["lint"],
+        explicit: false,
+        valid: "rules: {}\n",
+        setup: &[],
+    },
+    Loader {
+        name: "lint --config",
+        rel: "proj/lint.yaml",
+        args: &["lint", "--config", "lint.yaml"],
+        explicit: true,
+        valid: "rules: {}\n",
+        setup: &[],
+    },
+];
+
+impl ConfigCase {
+    fn new(loader: &Loader) -> ConfigCase {
+        let dir = tempfile::Builder::new().prefix("dsh-hostile-config-").tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        for d in ["proj/.git", "dsh", "home"] {
+            fs::create_dir_all(root.join(d)).unwrap();
+        }
+        let c = ConfigCase { _dir: dir, root };
+        for (rel, text) in loader.setup {
+            c.write(rel, text.as_bytes());
+        }
+        c
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        let p = self.root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        p
+    }
+
+    fn write(&self, rel: &str, data: &[u8]) {
+        fs::write(self.path(rel), data).unwrap();
+    }
+
+    fn run(&self, loader: &Loader, label: &str) -> (i32, String) {
+        let mut cmd = Command::new(bin());
+        cmd.args(loader.args)
+            .current_dir(self.root.join("proj"))
+            .env_clear()
+            .env("HOME", self.root.join("home"))
+            .env("DSH_HOME", self.root.join("dsh"))
+            .env("LC_ALL", "C");
+        let (code, _, err) = run_bounded(cmd, &format!("{} {label}", loader.name), loader.args);
+        assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{} {label}:\n{err}", loader.name);
+        (code, err)
+    }
+
+    /// Run, expecting a refusal (status 2) whose message names the file and contains `cause`.
+    fn refused(&self, loader: &Loader, label: &str, cause: &str) -> String {
+        let (code, err) = self.run(loader, label);
+        assert_eq!(code, 2, "{} {label}: exit {code}\n{err}", loader.name);
+        let file = self.root.join(loader.rel);
+        assert!(err.contains(&*file.to_string_lossy()), "{} {label}: the file is not named:\n{err}", loader.name);
+        assert!(err.contains(cause), "{} {label}: {cause:?} not said:\n{err}", loader.name);
+        assert!(!err.contains("UNKNOWN") && !err.contains("is missing"), "{} {label}:\n{err}", loader.name);
+        err
+    }
+}
+
+/// Write `data` into a FIFO once a reader opens it; `false` if none does within the hang limit.
+fn write_to_fifo(fifo: &Path, data: &[u8]) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let deadline = std::time::Instant::now() + LIMIT;
+    while std::time::Instant::now() < deadline {
+        // Without a reader, a non-blocking open for writing fails (ENXIO) instead of waiting.
+        match fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(fifo) {
+            Ok(mut f) => return f.write_all(data).is_ok(),
+            Err(_) => std::thread::sleep(Duration::from_millis(10)),
+        }
+    }
+    false
+}
+
+/// Every configuration loader through the hostile files: a FIFO, a link to a device, a file
+/// over the size limit, an alias bomb, a deep nesting. Before, a FIFO blocked forever, an
+/// alias bomb in a patch file or preset took 21 GB, `/dev/zero` read until memory ran out.
+#[test]
+fn every_configuration_loader_refuses_hostile_files() {
+    let mut bomb = String::from("- id: x\n  config:\n    a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..20 {
+        bomb.push_str(&format!("    a{i}: &a{i} [{}]\n", vec![format!("*a{}", i - 1); 10].join(", ")));
+    }
+    let deep = format!("- {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    for loader in LOADERS {
+        // A FIFO nobody writes to: refused by name, or, named on the command line, read.
+        let c = ConfigCase::new(loader);
+        let fifo = c.path(loader.rel);
+        mkfifo(&fifo);
+        if loader.explicit {
+            let valid = loader.valid;
+            let writer = std::thread::spawn(move || write_to_fifo(&fifo, valid.as_bytes()));
+            let (code, err) = c.run(loader, "named FIFO");
+            assert!(matches!(code, 0 | 1), "{}: a FIFO named on the command line: exit {code}\n{err}", loader.name);
+            assert!(writer.join().unwrap(), "{}: the FIFO was never opened", loader.name);
+        } else {
+            c.refused(loader, "FIFO", "is a FIFO, not a regular file");
+        }
+        // A link to /dev/zero: a device is never read; named explicitly, it is cut at the limit.
+        let c = ConfigCase::new(loader);
+        std::os::unix::fs::symlink("/dev/zero", c.path(loader.rel)).unwrap();
+        c.refused(loader, "/dev/zero", if loader.explicit { "larger than 16 MiB" } else { "is a character device" });
+        // Over the size limit (sparse).
+        let c = ConfigCase::new(loader);
+        fs::File::create(c.path(loader.rel)).unwrap().set_len(17 << 20).unwrap();
+        c.refused(loader, "17 MiB", "larger than 16 MiB");
+        // The billion laughs; and a nesting 100,000 deep.
+        let c = ConfigCase::new(loader);
+        c.write(loader.rel, bomb.as_bytes());
+        let err = c.refused(loader, "alias bomb", "Excessive alias count");
+        assert!(!err.contains("quote"), "{}: {err}", loader.name);
+        let c = ConfigCase::new(loader);
+        c.write(loader.rel, deep.as_bytes());
+        let (code, err) = c.run(loader, "deep");
+        assert_eq!(code, 2, "{}: deep: {err}", loader.name);
+        assert!(
+            err.contains("nested more than 1000 deep") || err.contains("Maximum call stack size exceeded"),
+            "{err}"
+        );
+        // The valid file passes.
+        let c = ConfigCase::new(loader);
+        c.write(loader.rel, loader.valid.as_bytes());
+        let (code, err) = c.run(loader, "valid");
+        assert!(matches!(code, 0 | 1), "{}: valid: exit {code}\n{err}", loader.name);
+    }
+}
+
+/// One anchor and many aliases, and many anchors each aliased once, in a patch file: linear
+/// (100,000 of them took over 40 s; each anchor's definition copied its node, and each key was
+/// compared with every key before it).
+#[test]
+fn many_anchors_and_aliases_in_a_patch_file() {
+    let loader = &LOADERS[0];
+    let c = ConfigCase::new(loader);
+    let mut text = String::from("- id: x\n  config:\n");
+    for i in 0..100_000 {
+        text.push_str(&format!("    a{i}: &a{i} [{i}]\n    b{i}: *a{i}\n"));
+    }
+    c.write(loader.rel, text.as_bytes());
+    let (code, err) = c.run(loader, "100,000 anchors");
+    assert!(matches!(code, 0 | 1), "{err}");
+}
+
+/// Run `cmd` with `input` on stdin; its exit status, stdout, stderr and peak memory (KiB),
+/// within the hang limit.
+/// An alias bomb or a nesting too deep in a skill file is a resource limit, not a typo: the
+/// finding says so and offers no quoting (before, the alias's `*` drew "quote the value").
+#[test]
+fn resource_limits_in_a_frontmatter_get_no_quoting_advice() {
+    let c = Case::new();
+    let mut bomb =
+        String::from("---\nname: bomb\ndescription: d\nmetadata:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..10 {
+        bomb.push_str(&format!("  a{i}: &a{i} [{}]\n", vec![format!("*a{}", i - 1); 10].join(", ")));
+    }
+    bomb.push_str("  z: *a9\n---\n");
+    c.write("bomb/SKILL.md", bomb.as_bytes());
+    c.write("deep/SKILL.md", format!("---\nname: deep\ndescription: {}\n---\n", "[".repeat(5000)).as_bytes());
+    let root = c.root.to_string_lossy().into_owned();
+    let out = Command::new(bin())
+        .args(["lint", "--format", "json", "--no-config"])
+        .arg(c.skills())
+        .env("HOME", format!("{root}/home"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    for (skill, cause) in [("bomb", "Excessive alias count"), ("deep", "Maximum call stack size exceeded")] {
+        let f = findings
+            .iter()
+            .find(|f| f["path"].as_str().unwrap().contains(&format!("{skill}/")) && f["rule"] == "yaml-syntax")
+            .unwrap_or_else(|| panic!("{skill}: {findings:#?}"));
+        assert!(f["message"].as_str().unwrap().contains(cause), "{f:#}");
+        assert!(f["fix"].is_null(), "{f:#}");
+        assert!(!f.to_string().contains("quote"), "{f:#}");
+    }
+}
