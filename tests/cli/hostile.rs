@@ -693,3 +693,131 @@ fn resource_limits_in_a_frontmatter_get_no_quoting_advice() {
         assert!(!f.to_string().contains("quote"), "{f:#}");
     }
 }
+
+// The child is reaped by `wait4` (which also gives its peak memory), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn run_measured(mut cmd: Command, input: Vec<u8>, label: &str) -> (i32, Vec<u8>, String, i64) {
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start dsh-skills");
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut v).ok();
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut v).ok();
+        v
+    });
+    let pid = child.id() as libc::pid_t;
+    let deadline = std::time::Instant::now() + LIMIT;
+    let (status, rss) = loop {
+        let mut status = 0;
+        // SAFETY: plain wait4 on our own child, with out-parameters that live on this stack.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break (status, usage.ru_maxrss);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{label}: no exit within {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = feeder.join();
+    let out = out_reader.join().unwrap();
+    let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 + libc::WTERMSIG(status) };
+    (code, out, err, rss)
+}
+
+fn lsp_frame(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+fn lsp_command(dir: &Path) -> Command {
+    let mut cmd = Command::new(bin());
+    cmd.arg("lsp").current_dir(dir).env("HOME", dir).env_remove("DSH_HOME");
+    cmd
+}
+
+const LSP_INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+
+/// The responses in a server's output, by id.
+fn lsp_responses(out: &[u8]) -> Vec<serde_json::Value> {
+    let mut r = std::io::BufReader::new(out);
+    let mut v = Vec::new();
+    while let Ok(Some(body)) = dsh_skills::lsp::transport::read_frame(&mut r) {
+        let m: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        if m.get("id").is_some() && m.get("method").is_none() {
+            v.push(m);
+        }
+    }
+    v
+}
+
+/// A `Content-Length` the size of the address space, or of a gigabyte or two, is a framing
+/// error and a clean exit, before and after `initialize`: never an allocation of the declared
+/// size (1000000000000000 aborted on a failed allocation; 2000000000 took 1.1 GB at once).
+#[test]
+fn lsp_content_length_is_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    for declared in ["1000000000000000", "2000000000", "18446744073709551616"] {
+        for initialized in [false, true] {
+            let mut input = if initialized { lsp_frame(LSP_INIT) } else { Vec::new() };
+            input.extend(format!("Content-Length: {declared}\r\n\r\n{{\"jsonrpc\":").into_bytes());
+            let (code, _, err, rss) = run_measured(lsp_command(dir.path()), input, declared);
+            assert_eq!(code, 1, "{declared}: {err}");
+            assert!(err.contains("over the limit") && err.contains("closing the connection"), "{declared}: {err}");
+            assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{err}");
+            assert!(rss < 300 << 10, "{declared}: {rss} KiB");
+        }
+    }
+    // Under the cap, a body that never comes costs what was sent.
+    let mut input = lsp_frame(LSP_INIT);
+    input.extend(b"Content-Length: 60000000\r\n\r\n{}");
+    let (code, _, err, rss) = run_measured(lsp_command(dir.path()), input, "60 MB declared");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the input ended inside a message"), "{err}");
+    assert!(rss < 300 << 10, "{rss} KiB");
+}
+
+/// A malformed body is logged shortened and escaped, and the session goes on; requests after
+/// `shutdown` get -32600, and `exit` after `shutdown` is status 0. Before: the whole body was
+/// echoed to stderr and the connection ended, the request got no answer, and the exit was 2.
+#[test]
+fn lsp_malformed_bodies_and_requests_after_shutdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = lsp_frame(LSP_INIT);
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#));
+    let junk = format!("{{\"not\": \"a message {}\"", "\u{1b}]0;owned\u{7}".repeat(100_000));
+    input.extend(lsp_frame(&junk));
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+    input.extend(lsp_frame(
+        r#"{"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///x.md"},"position":{"line":0,"character":0}}}"#,
+    ));
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+    let (code, out, err, _) = run_measured(lsp_command(dir.path()), input, "lsp shutdown");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.len() < 1000, "{} bytes on stderr", err.len());
+    assert!(err.contains("ignored a malformed message of") && !err.contains('\u{1b}'), "{err}");
+    let responses = lsp_responses(&out);
+    let by_id = |id: i64| responses.iter().find(|r| r["id"] == id).cloned().unwrap_or_default();
+    assert_eq!(by_id(2)["result"], serde_json::Value::Null, "{responses:?}");
+    assert!(by_id(2).get("error").is_none(), "{responses:?}");
+    assert_eq!(by_id(3)["error"]["code"], -32600, "{responses:?}");
+    // Without `shutdown`, `exit` is status 1.
+    let mut input = lsp_frame(LSP_INIT);
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+    let (code, _, err, _) = run_measured(lsp_command(dir.path()), input, "lsp exit");
+    assert_eq!(code, 1, "{err}");
+}
+
