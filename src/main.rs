@@ -39,7 +39,18 @@ fn main() -> ExitCode {
             // --help and --version print to stdout and exit 0; usage errors exit 2. Help that
             // cannot be written (a full disk) is an error too; a closed pipe is not.
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
-            return match e.print() {
+            // clap quotes the offending argument as given: one carrying control characters or
+            // escape sequences is shown escaped (without clap's colours), never raw.
+            let raw_argv = std::env::args_os().any(|a| a.to_string_lossy().chars().any(term::is_unsafe_char));
+            let printed = if e.use_stderr() && raw_argv {
+                let text = e.render().to_string();
+                let lines: Vec<String> =
+                    text.trim_end_matches('\n').split('\n').map(|l| term::safe(l).into_owned()).collect();
+                writeln!(io::stderr(), "{}", lines.join("\n"))
+            } else {
+                e.print()
+            };
+            return match printed {
                 Err(w) if w.kind() != io::ErrorKind::BrokenPipe => {
                     let _ = writeln!(io::stderr(), "error: cannot write the help text: {w}");
                     ExitCode::from(EXIT_USAGE)
