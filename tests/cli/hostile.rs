@@ -821,3 +821,30 @@ fn lsp_malformed_bodies_and_requests_after_shutdown() {
     assert_eq!(code, 1, "{err}");
 }
 
+/// `lint`'s human output on a 40 MB line holds the excerpt it shows, not copies of the line
+/// (before: about 20 times the line, 2 GB for a 100 MB line).
+#[test]
+fn lint_memory_on_a_long_line_is_bounded() {
+    let c = Case::new();
+    let line = 40usize << 20;
+    let mut f = c.create("long/SKILL.md");
+    f.write_all(b"---\nname: long\ndescription: ").unwrap();
+    repeat(&mut f, b"word ", line / 5);
+    f.write_all(b"\n---\nBody ").unwrap();
+    repeat(&mut f, b"word ", line / 5);
+    f.write_all(b" [a link](missing.md)\n").unwrap();
+    f.flush().unwrap();
+    drop(f);
+    let root = c.root.to_string_lossy().into_owned();
+    let mut cmd = Command::new(bin());
+    cmd.args(["lint", "--no-config", "--color", "always", &format!("{root}/proj/.dsh/skills")])
+        .env("COLUMNS", "100")
+        .env("HOME", &c.root);
+    let (code, out, err, rss) = run_measured(cmd, Vec::new(), "long line");
+    assert!(matches!(code, 0 | 1), "{err}");
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("description-too-long"), "{}", &text[..text.len().min(2000)]);
+    assert!(out.len() < 1 << 20, "{} bytes of output", out.len());
+    let file_kib = (2 * line as i64) >> 10;
+    assert!(rss < 5 * file_kib, "{rss} KiB for a {file_kib} KiB file");
+}
