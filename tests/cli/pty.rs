@@ -306,5 +306,7 @@ fn usage_errors_on_a_terminal_do_not_echo_escape_sequences() {
         let visible = strip_sgr(&out);
         assert!(!visible.chars().any(|c| is_dangerous(c) || c == '\u{1b}'), "{args:?}: raw control in {visible:?}");
         assert!(visible.contains("error:"), "{visible:?}");
+        // Shown escaped, in clap's own message.
+        assert!(visible.contains("\\x1b") || visible.contains("\\x9b") || visible.contains("\\u{202e}"), "{visible:?}");
     }
 }
