@@ -39,7 +39,28 @@ fn main() -> ExitCode {
             // --help and --version print to stdout and exit 0; usage errors exit 2. Help that
             // cannot be written (a full disk) is an error too; a closed pipe is not.
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
-            return match e.print() {
+            // clap quotes the offending argument as given: when an argument carries control
+            // characters or escape sequences, the error is made again from the arguments with
+            // those shown escaped (`\x1b]0;…`), so nothing raw reaches a terminal.
+            let has_unsafe = |a: &std::ffi::OsString| a.to_string_lossy().chars().any(term::is_unsafe_char);
+            let printed = if e.use_stderr() && std::env::args_os().any(|a| has_unsafe(&a)) {
+                let escaped = std::env::args_os()
+                    .map(|a| if has_unsafe(&a) { term::safe(&a.to_string_lossy()).into_owned().into() } else { a });
+                match cli::command().try_get_matches_from(escaped).and_then(|m| Cli::from_arg_matches(&m)) {
+                    Err(again) if again.use_stderr() => again.print(),
+                    // Escaped, the arguments parse (or ask for help): clap's text without its
+                    // styling, which drops every escape sequence, and controls escaped.
+                    _ => {
+                        let text = e.render().to_string();
+                        let lines: Vec<String> =
+                            text.trim_end_matches('\n').split('\n').map(|l| term::safe(l).into_owned()).collect();
+                        writeln!(io::stderr(), "{}", lines.join("\n"))
+                    }
+                }
+            } else {
+                e.print()
+            };
+            return match printed {
                 Err(w) if w.kind() != io::ErrorKind::BrokenPipe => {
                     let _ = writeln!(io::stderr(), "error: cannot write the help text: {w}");
                     ExitCode::from(EXIT_USAGE)

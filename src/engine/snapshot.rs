@@ -300,7 +300,16 @@ fn badge_candidate(config: &BadgeConfig, order: usize, layer: usize) -> Candidat
     let content = config
         .assets_dir
         .as_ref()
-        .and_then(|dir| std::fs::read(format!("{dir}dsh-badge.md")).ok())
+        // Through the configuration reader: a FIFO or device in its place is never read.
+        .and_then(|dir| {
+            crate::engine::textread::read_config_file(
+                &format!("{dir}dsh-badge.md"),
+                false,
+                crate::engine::textread::CONFIG_MAX_BYTES,
+            )
+            .ok()
+            .flatten()
+        })
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     Candidate {

@@ -543,6 +543,112 @@ impl FenceTracker {
     }
 }
 
+/// The most a configuration file may hold (patch layers, presets, settings, the lint
+/// configuration): far beyond any real one, small enough that a runaway file is refused before
+/// it costs memory.
+pub const CONFIG_MAX_BYTES: u64 = 16 << 20;
+
+/// Why a configuration file was not read ([`read_config_file`]); `Display` names the file and
+/// the real cause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigReadError {
+    /// A failed system call, in Node's words (`Error: EACCES: permission denied, open '…'`).
+    Node(NodeError),
+    /// A FIFO, socket or device that the user did not name on the command line: reading it
+    /// would block, or never end.
+    Special { path: String, kind: &'static str },
+    /// More than the limit.
+    TooLarge { path: String, limit: u64, size: Option<u64> },
+}
+
+impl std::fmt::Display for ConfigReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigReadError::Node(e) => write!(f, "{e}"),
+            ConfigReadError::Special { path, kind } => write!(
+                f,
+                "{path} is a {kind}, not a regular file; dsh-skills does not read configuration from it (reading it \
+                 could block or never end; name a pipe on the command line to read one)"
+            ),
+            ConfigReadError::TooLarge { path, limit, size } => {
+                let size = size.map(|s| format!(" ({s} bytes)")).unwrap_or_default();
+                write!(
+                    f,
+                    "{path} is larger than {} MiB{size}; dsh-skills does not read a configuration file that large",
+                    limit >> 20
+                )
+            }
+        }
+    }
+}
+
+/// Read a configuration file, hardened: opened without blocking and typed before a byte is read
+/// (a FIFO, socket or device is refused unless `explicit`, i.e. the user named this very file on
+/// the command line, as `--patch <(cmd)` does: then it is read like `cat` would), and never more
+/// than `limit` bytes (a file growing while read, a pipe, `/dev/zero` included). `Ok(None)`:
+/// the file does not exist (ENOENT).
+pub fn read_config_file(path: &str, explicit: bool, limit: u64) -> Result<Option<Vec<u8>>, ConfigReadError> {
+    // A FIFO named on the command line is opened blocking, as `cat` opens it: the open waits for
+    // its writer (opened without blocking, it would read as empty until the writer came). A
+    // process substitution's pipe (`<(cmd)`) never waits.
+    let named_fifo = explicit && {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+        }
+        #[cfg(not(unix))]
+        false
+    };
+    let open = |path: &str| if named_fifo { std::fs::File::open(path) } else { nodefs::open_nonblocking(path) };
+    let opened = open(path)
+        .map_err(|e| NodeError::from_io(&e, "open", path))
+        .and_then(|file| file.metadata().map(|meta| (file, meta)).map_err(|e| NodeError::from_io(&e, "fstat", path)));
+    let (file, meta) = match opened {
+        Ok(opened) => opened,
+        Err(e) if e.code == "ENOENT" => return Ok(None),
+        Err(e) => return Err(ConfigReadError::Node(e)),
+    };
+    let too_large = |size| ConfigReadError::TooLarge { path: path.to_string(), limit, size };
+    match Kind::of(&meta) {
+        Kind::Directory => {
+            return Err(ConfigReadError::Node(NodeError { code: "EISDIR", syscall: "read", path: None }));
+        }
+        Kind::File if meta.len() > limit => return Err(too_large(Some(meta.len()))),
+        Kind::File => {}
+        Kind::Other if explicit && !named_fifo => {
+            // Named on the command line: read it as it comes, blocking.
+            #[cfg(unix)]
+            {
+                use std::os::fd::AsRawFd;
+                let fd = file.as_raw_fd();
+                // SAFETY: fcntl on a descriptor this function owns.
+                unsafe {
+                    let flags = libc::fcntl(fd, libc::F_GETFL);
+                    if flags >= 0 {
+                        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+                    }
+                }
+            }
+        }
+        Kind::Other if explicit => {}
+        Kind::Other => {
+            return Err(ConfigReadError::Special {
+                path: path.to_string(),
+                kind: nodefs::special_kind(&meta.file_type()),
+            });
+        }
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ConfigReadError::Node(NodeError::from_io(&e, "read", path)))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(None));
+    }
+    Ok(Some(bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

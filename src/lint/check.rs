@@ -876,6 +876,18 @@ impl<'a> Ctx<'a> {
             }
             return finding.help("delete one of the duplicated keys");
         }
+        // Resource limits, not a typo: no quoting helps.
+        if message == crate::engine::yaml::aliases::EXCESSIVE_ALIAS_COUNT {
+            return finding.label("one alias too many").help(
+                "the harness's YAML parser refuses a frontmatter whose aliases (`*name`) would expand it more than \
+                 100-fold; write the values out, or use fewer aliases",
+            );
+        }
+        if message == "Maximum call stack size exceeded" {
+            return finding.label("nested too deep").help(
+                "the harness's YAML parser runs out of stack on collections nested this deep; flatten the frontmatter",
+            );
+        }
         // A comment at the start of a line inside a `{ }` or `[ ]` value, right after an entry:
         // the parser counts the line break as the entry's, so nothing separates the `#` from it.
         if message == "Comments must be separated from other tokens by white space characters"

@@ -28,6 +28,7 @@
 
 use super::{Compat, Finding, Severity, SourceText, rules};
 use crate::engine::platform;
+use crate::engine::textread::{CONFIG_MAX_BYTES, ConfigReadError, read_config_file};
 use crate::engine::yaml::{self, Value};
 use crate::error::UsageError;
 use std::collections::BTreeMap;
@@ -60,13 +61,15 @@ impl Config {
     pub fn find(start: &str, explicit: Option<&str>, process_cwd: &str) -> Result<Config, UsageError> {
         if let Some(p) = explicit {
             let abs = platform::resolve(process_cwd, p);
-            return Config::read(&abs);
+            return Config::read(&abs, true);
         }
         let mut dir = start.to_string();
         loop {
             let candidate = platform::join(&dir, FILE_NAME);
-            if std::fs::metadata(&candidate).is_ok_and(|m| m.is_file()) {
-                return Config::read(&candidate);
+            // Anything but a directory is read, so that a FIFO or a device is refused by name
+            // rather than skipped without a word.
+            if std::fs::metadata(&candidate).is_ok_and(|m| !m.is_dir()) {
+                return Config::read(&candidate, false);
             }
             let parent = platform::dirname(&dir);
             if parent == dir {
@@ -76,9 +79,16 @@ impl Config {
         }
     }
 
-    pub fn read(path: &str) -> Result<Config, UsageError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| UsageError(format!("cannot read the lint configuration {path}: {e}")))?;
+    /// Read the file at `path` through the hardened configuration reader; `explicit`: the user
+    /// named it (`--config`), so a pipe is read too.
+    pub fn read(path: &str, explicit: bool) -> Result<Config, UsageError> {
+        let cannot = |e: String| UsageError(format!("cannot read the lint configuration {path}: {e}"));
+        let bytes = match read_config_file(path, explicit, CONFIG_MAX_BYTES) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Err(cannot("no such file".into())),
+            Err(ConfigReadError::Node(e)) => return Err(cannot(e.message())),
+            Err(e) => return Err(UsageError(format!("cannot read the lint configuration: {e}"))),
+        };
         let text = String::from_utf8(bytes)
             .map_err(|_| UsageError(format!("the lint configuration {path} is not valid UTF-8")))?;
         Config::parse(&text)

@@ -144,8 +144,94 @@ fn check_meaning(before: &Result<ParsedSkill, Rejection>, new: &str, node_mode: 
     }
 }
 
+/// The temporary files being written, removed by the SIGINT/SIGTERM handler before the
+/// process exits; the lock is held from a temporary file's creation to its rename, so the
+/// handler either removes it or waits for the rename.
+static PENDING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Install the interrupt handler once (`ctrlc`, with SIGTERM): remove the pending temporary
+/// files, then exit as a signal would (130).
+fn guard_interrupts() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+            for p in pending.iter() {
+                let _ = std::fs::remove_file(p);
+            }
+            std::process::exit(130);
+        });
+    });
+}
+
+/// The name of this tool's temporary files beside `file_name`: `.<name>.dsh-skills-fix.<pid>.<n>`.
+fn temp_name(file_name: &str, pid: u32, n: u32) -> String {
+    format!(".{file_name}.dsh-skills-fix.{pid}.{n}")
+}
+
+/// Remove the temporary files an earlier `--fix` of `file_name` left in `dir` (killed before it
+/// could): regular files of exactly this tool's naming whose process is gone.
+fn clear_stale(dir: &Path, file_name: &str) {
+    let prefix = format!(".{file_name}.dsh-skills-fix.");
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else { continue };
+        let Some((pid, n)) = rest.split_once('.') else { continue };
+        let (Ok(pid), Ok(_)) = (pid.parse::<u32>(), n.parse::<u32>()) else { continue };
+        if pid == std::process::id() || process_alive(pid) || !e.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let _ = std::fs::remove_file(e.path());
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: signal 0 only checks that the process exists.
+    unsafe { libc::kill(pid, 0) == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH) }
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> bool {
+    true
+}
+
+/// What identifies the file's version on disk: device, inode, size, modification and change
+/// times.
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> impl PartialEq + std::fmt::Debug {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino(), meta.len(), meta.mtime(), meta.mtime_nsec(), meta.ctime(), meta.ctime_nsec())
+}
+
+#[cfg(not(unix))]
+fn identity(meta: &std::fs::Metadata) -> impl PartialEq + std::fmt::Debug {
+    (meta.len(), meta.modified().ok())
+}
+
+/// A hook between writing the temporary file and checking the original again before the rename,
+/// for tests of that window: `DSH_SKILLS_TEST_FIX_HOOK` is run by `sh -c` with the file's path as
+/// `$1` and the temporary file's as `$2`. Read in debug builds only; a release build has no hook.
+fn test_hook(target: &Path, tmp: &Path) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    if let Some(cmd) = std::env::var_os("DSH_SKILLS_TEST_FIX_HOOK") {
+        let _ = std::process::Command::new("sh").arg("-c").arg(cmd).arg("sh").arg(target).arg(tmp).status();
+    }
+}
+
 /// Write a plan's new text over the file. `base_dir` is the skill's folder (or the root of a
 /// flat skill): a symbolic link is followed only to a target inside it.
+///
+/// The file is replaced by a rename, never edited in place, and only when nothing else wrote it:
+/// its content is compared with what was linted before the temporary file is written, and again,
+/// with its identity (inode, size, times), right before the rename. A file the user cannot write
+/// (no write permission, e.g. mode 0444) is refused, and so is one whose owner and mode the new
+/// file cannot keep. Other hard links to the file keep the old text (the rename gives this path
+/// a new file).
 pub fn write(plan: &FilePlan, base_dir: &str) -> Result<(), String> {
     let path = Path::new(&plan.path);
     let link = std::fs::symlink_metadata(path).map_err(|e| format!("cannot stat {}: {e}", plan.path))?;
@@ -167,15 +253,20 @@ pub fn write(plan: &FilePlan, base_dir: &str) -> Result<(), String> {
     if !meta.is_file() {
         return Err(format!("{} is not a regular file", target.display()));
     }
+    check_writable(&target, &meta)?;
     let current = std::fs::read(&target).map_err(|e| format!("cannot read {}: {e}", target.display()))?;
     if current != plan.old.as_bytes() {
         return Err(format!("{} changed while it was being linted; not written", target.display()));
     }
+    drop(current);
     let dir = target.parent().ok_or("no parent directory")?;
     let file_name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    clear_stale(dir, &file_name);
+    guard_interrupts();
+    let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
     let mut tmp = None;
     for n in 0..100 {
-        let candidate = dir.join(format!(".{file_name}.dsh-skills-fix.{}.{n}", std::process::id()));
+        let candidate = dir.join(temp_name(&file_name, std::process::id(), n));
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
             Ok(f) => {
                 tmp = Some((candidate, f));
@@ -186,24 +277,82 @@ pub fn write(plan: &FilePlan, base_dir: &str) -> Result<(), String> {
         }
     }
     let (tmp_path, mut file) = tmp.ok_or("cannot create a temporary file")?;
-    let result = (|| -> std::io::Result<()> {
-        file.write_all(plan.new.as_bytes())?;
-        file.sync_all()?;
+    pending.push(tmp_path.clone());
+    // Written with the lock released, so that an interrupt meanwhile removes the file at once.
+    drop(pending);
+    let result = (|| -> Result<(), String> {
+        let io = |e: std::io::Error| format!("cannot write {}: {e}", target.display());
+        file.write_all(plan.new.as_bytes()).map_err(io)?;
+        keep_owner_and_mode(&file, &target, &meta)?;
+        file.sync_all().map_err(io)?;
         drop(file);
-        std::fs::set_permissions(&tmp_path, meta.permissions())?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            // Keep the owner when we may (running as root); ignore failure otherwise.
-            let _ = std::os::unix::fs::chown(&tmp_path, Some(meta.uid()), Some(meta.gid()));
+        test_hook(&target, &tmp_path);
+        let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+        // The last look: nothing wrote the file since it was linted.
+        let now = std::fs::metadata(&target).map_err(|e| format!("cannot stat {}: {e}", target.display()))?;
+        let again = std::fs::read(&target).map_err(|e| format!("cannot read {}: {e}", target.display()))?;
+        let after = std::fs::metadata(&target).map_err(|e| format!("cannot stat {}: {e}", target.display()))?;
+        if again != plan.old.as_bytes() || identity(&now) != identity(&meta) || identity(&after) != identity(&meta) {
+            return Err(format!(
+                "{} changed while the fix was being written; not written (run lint --fix again)",
+                target.display()
+            ));
         }
-        std::fs::rename(&tmp_path, &target)
+        std::fs::rename(&tmp_path, &target).map_err(io)?;
+        drop(pending);
+        Ok(())
     })();
-    if let Err(e) = result {
+    let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    pending.retain(|p| p != &tmp_path);
+    if result.is_err() {
         let _ = std::fs::remove_file(&tmp_path);
-        return Err(format!("cannot write {}: {e}", target.display()));
+    }
+    result
+}
+
+/// Refuse a file the user cannot write: no write permission bit at all (mode 0444, which root
+/// could override but the user meant), or no write access for this process.
+fn check_writable(target: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
+    let refuse = || {
+        Err(format!(
+            "{} is read-only; not written (make it writable, e.g. `chmod u+w`, to let --fix edit it)",
+            target.display()
+        ))
+    };
+    if meta.permissions().readonly() {
+        return refuse();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(target.as_os_str().as_bytes()) else { return refuse() };
+        // SAFETY: a NUL-terminated path.
+        if unsafe { libc::access(c.as_ptr(), libc::W_OK) } != 0 {
+            return refuse();
+        }
     }
     Ok(())
+}
+
+/// Give the temporary file the original's owner, group and mode (the mode after the owner: a
+/// change of owner clears set-user-ID bits), or refuse.
+fn keep_owner_and_mode(file: &std::fs::File, target: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let new = file.metadata().map_err(|e| format!("cannot stat the temporary file: {e}"))?;
+        if (new.uid(), new.gid()) != (meta.uid(), meta.gid())
+            && std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())).is_err()
+        {
+            return Err(format!(
+                "{} belongs to uid {} gid {}, which a file written by this user cannot keep; not written",
+                target.display(),
+                meta.uid(),
+                meta.gid()
+            ));
+        }
+    }
+    file.set_permissions(meta.permissions()).map_err(|e| format!("cannot keep the mode of {}: {e}", target.display()))
 }
 
 /// A patch `git apply` (and `patch -p1`) accepts: git headers with `a/` and `b/` paths, then

@@ -12,6 +12,7 @@ pub mod features;
 pub mod front;
 pub mod server;
 pub mod text;
+pub mod transport;
 pub mod uri;
 
 use crate::commands::lint::Options;
@@ -33,11 +34,15 @@ pub struct Context {
 /// again on every discovery refresh, so edits to the lint configuration file apply.
 pub type ContextFactory = Box<dyn Fn(Option<&str>) -> anyhow::Result<Context> + Send + Sync>;
 
-/// Serve the editor on stdin and stdout until it exits.
+/// Serve the editor on stdin and stdout until it exits; bad input is logged on stderr.
 pub fn run_stdio(factory: ContextFactory) -> anyhow::Result<u8> {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
+    use std::io::Write;
+    let (connection, io_threads) =
+        transport::connect(std::io::BufReader::with_capacity(64 << 10, std::io::stdin()), std::io::stdout(), |line| {
+            let _ = writeln!(std::io::stderr(), "{line}");
+        });
     let code = server::serve(connection, factory)?;
-    // The reader stops at `exit` (or the end of input), the writer once everything is written.
-    io_threads.join()?;
+    // Everything answered is written before the process exits.
+    io_threads.join();
     Ok(code)
 }

@@ -115,7 +115,12 @@ impl Shared {
 /// Serve one client on `connection` until it exits. Returns the process's exit status: 0 after
 /// `shutdown` and `exit`, 1 when the client exits (or goes) without `shutdown`.
 pub fn serve(connection: Connection, factory: ContextFactory) -> anyhow::Result<u8> {
-    let (id, params) = connection.initialize_start()?;
+    let (id, params) = match connection.initialize_start() {
+        Ok(started) => started,
+        // The input ended (or broke its framing) before `initialize`.
+        Err(e) if e.channel_is_disconnected() => return Ok(1),
+        Err(e) => return Err(e.into()),
+    };
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.clone()).unwrap_or_default();
     let encoding = if offered.contains(&PositionEncodingKind::UTF8) { Encoding::Utf8 } else { Encoding::Utf16 };
@@ -168,7 +173,15 @@ pub fn serve(connection: Connection, factory: ContextFactory) -> anyhow::Result<
         "capabilities": caps,
         "serverInfo": { "name": "dsh-skills", "version": env!("CARGO_PKG_VERSION") },
     });
-    connection.initialize_finish(id, result)?;
+    // `initialize_finish`, except that an input that ends (or breaks its framing) or an `exit`
+    // before `initialized` ends the session with status 1 rather than an error.
+    let _ = connection.sender.send(Response::new_ok(id, result).into());
+    match connection.receiver.recv() {
+        Ok(Message::Notification(n)) if n.method == notif::Initialized::METHOD => {}
+        Err(_) => return Ok(1),
+        Ok(Message::Notification(n)) if n.method == notif::Exit::METHOD => return Ok(1),
+        Ok(other) => anyhow::bail!("expected the initialized notification, got: {other:?}"),
+    }
 
     let context = factory(root.as_deref())?;
     let (out_tx, out_rx) = crossbeam_channel::unbounded::<Message>();
@@ -216,26 +229,35 @@ pub fn serve(connection: Connection, factory: ContextFactory) -> anyhow::Result<
     ];
     let _ = disc_tx.send(());
     let mut code = 1;
+    let mut shut_down = false;
     for msg in &connection.receiver {
         match msg {
+            Message::Notification(n) if n.method == notif::Exit::METHOD => {
+                // 0 after `shutdown`, 1 without.
+                code = if shut_down { 0 } else { 1 };
+                break;
+            }
+            Message::Request(r) if shut_down => {
+                let answer = Response::new_err(
+                    r.id,
+                    ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down (after `shutdown` only `exit` is accepted)".into(),
+                );
+                let _ = connection.sender.send(answer.into());
+            }
+            Message::Request(r) if r.method == req::Shutdown::METHOD => {
+                // Answered at once; then only `exit` is expected. The workers' late results are
+                // not sent (the forwarder is stopped first).
+                shared.sender.lock().unwrap_or_else(|e| e.into_inner()).take();
+                shut_down = true;
+                let _ = connection.sender.send(Response::new_ok(r.id, ()).into());
+            }
             Message::Request(r) => {
-                if r.method == req::Shutdown::METHOD {
-                    // Answer, then wait for `exit` (lsp-server gives up after 30 s).
-                    code = match connection.handle_shutdown(&r) {
-                        Ok(_) => 0,
-                        Err(_) => 1,
-                    };
-                    break;
-                }
                 let doc = text_document_uri(&r.params).and_then(|u| shared.doc(&u));
                 let _ = req_tx.send((r, doc));
             }
-            Message::Notification(n) => {
-                if n.method == notif::Exit::METHOD {
-                    break;
-                }
-                notification(&shared, n, &diag_tx, &disc_tx);
-            }
+            Message::Notification(_) if shut_down => {}
+            Message::Notification(n) => notification(&shared, n, &diag_tx, &disc_tx),
             Message::Response(_) => {}
         }
     }

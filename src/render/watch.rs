@@ -93,7 +93,9 @@ struct CatalogOut {
     /// The entries of the catalog discovery now gives (descriptions normalized, cut and
     /// unescaped); null when discovery is incomplete.
     entries: Option<Vec<EntryOut>>,
-    /// SHA-256 of `entries`, as the harness computes it; null when discovery is incomplete.
+    /// SHA-256 of `entries`, as the harness computes it; null when the session gets no catalog
+    /// and has none (discovery incomplete, or nothing published yet and nothing to publish), as
+    /// `catalog --format json` says null with no text.
     digest: Option<String>,
     /// Entries that differ from the catalog the session shows.
     diff: DiffOut,

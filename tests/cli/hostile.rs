@@ -455,3 +455,396 @@ fn a_bug_in_a_worker_thread_ends_with_status_2_not_a_hang() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("internal failure"), "{err}");
 }
+
+/// A `$DSH_HOME` and a project for the configuration loaders.
+struct ConfigCase {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+/// The configuration files dsh-skills reads, where each lives, and the command that reads it.
+/// `explicit`: named on the command line (a pipe is then read).
+struct Loader {
+    name: &'static str,
+    rel: &'static str,
+    args: &'static [&'static str],
+    explicit: bool,
+    /// A valid file of this kind (the FIFO case writes it into the pipe).
+    valid: &'static str,
+    /// Other files the loader needs to be reached.
+    setup: &'static [(&'static str, &'static str)],
+}
+
+const LOADERS: &[Loader] = &[
+    Loader {
+        name: "home patch",
+        rel: "dsh/cordis.patch.yml",
+        args: &["list"],
+        explicit: false,
+        valid: "[]\n",
+        setup: &[],
+    },
+    Loader {
+        name: "profile patch",
+        rel: "dsh/profiles/web/cordis.patch.yml",
+        args: &["list"],
+        explicit: false,
+        valid: "[]\n",
+        setup: &[],
+    },
+    Loader {
+        name: "--patch",
+        rel: "proj/overlay.yml",
+        args: &["list", "--patch", "overlay.yml"],
+        explicit: true,
+        valid: "[]\n",
+        setup: &[],
+    },
+    Loader {
+        name: "preset",
+        rel: "dsh/.agent-presets/mine/agent.cordis.yml",
+        args: &["list"],
+        explicit: false,
+        valid: "- id: skill-filesystem\n  name: '@deepseek-ai/dsh-skill-filesystem'\n",
+        setup: &[("dsh/settings.yaml", "agent-presets:\n  default: mine\n")],
+    },
+    Loader { name: "settings", rel: "dsh/settings.yaml", args: &["list"], explicit: false, valid: "{}\n", setup: &[] },
+    Loader {
+        name: "lint configuration",
+        rel: "proj/.dsh-skills-lint.yaml",
+        args: &["lint"],
+        explicit: false,
+        valid: "rules: {}\n",
+        setup: &[],
+    },
+    Loader {
+        name: "lint --config",
+        rel: "proj/lint.yaml",
+        args: &["lint", "--config", "lint.yaml"],
+        explicit: true,
+        valid: "rules: {}\n",
+        setup: &[],
+    },
+];
+
+impl ConfigCase {
+    fn new(loader: &Loader) -> ConfigCase {
+        let dir = tempfile::Builder::new().prefix("dsh-hostile-config-").tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        for d in ["proj/.git", "dsh", "home"] {
+            fs::create_dir_all(root.join(d)).unwrap();
+        }
+        let c = ConfigCase { _dir: dir, root };
+        for (rel, text) in loader.setup {
+            c.write(rel, text.as_bytes());
+        }
+        c
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        let p = self.root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        p
+    }
+
+    fn write(&self, rel: &str, data: &[u8]) {
+        fs::write(self.path(rel), data).unwrap();
+    }
+
+    fn run(&self, loader: &Loader, label: &str) -> (i32, String) {
+        let mut cmd = Command::new(bin());
+        cmd.args(loader.args)
+            .current_dir(self.root.join("proj"))
+            .env_clear()
+            .env("HOME", self.root.join("home"))
+            .env("DSH_HOME", self.root.join("dsh"))
+            .env("LC_ALL", "C");
+        let (code, _, err) = run_bounded(cmd, &format!("{} {label}", loader.name), loader.args);
+        assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{} {label}:\n{err}", loader.name);
+        (code, err)
+    }
+
+    /// Run, expecting a refusal (status 2) whose message names the file and contains `cause`.
+    fn refused(&self, loader: &Loader, label: &str, cause: &str) -> String {
+        let (code, err) = self.run(loader, label);
+        assert_eq!(code, 2, "{} {label}: exit {code}\n{err}", loader.name);
+        let file = self.root.join(loader.rel);
+        assert!(err.contains(&*file.to_string_lossy()), "{} {label}: the file is not named:\n{err}", loader.name);
+        assert!(err.contains(cause), "{} {label}: {cause:?} not said:\n{err}", loader.name);
+        assert!(!err.contains("UNKNOWN") && !err.contains("is missing"), "{} {label}:\n{err}", loader.name);
+        err
+    }
+}
+
+/// Write `data` into a FIFO once a reader opens it; `false` if none does within the hang limit.
+fn write_to_fifo(fifo: &Path, data: &[u8]) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let deadline = std::time::Instant::now() + LIMIT;
+    while std::time::Instant::now() < deadline {
+        // Without a reader, a non-blocking open for writing fails (ENXIO) instead of waiting.
+        match fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(fifo) {
+            Ok(mut f) => return f.write_all(data).is_ok(),
+            Err(_) => std::thread::sleep(Duration::from_millis(10)),
+        }
+    }
+    false
+}
+
+/// Every configuration loader through the hostile files: a FIFO, a link to a device, a file
+/// over the size limit, an alias bomb, a deep nesting. Before, a FIFO blocked forever, an
+/// alias bomb in a patch file or preset took 21 GB, `/dev/zero` read until memory ran out.
+#[test]
+fn every_configuration_loader_refuses_hostile_files() {
+    let mut bomb = String::from("- id: x\n  config:\n    a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..20 {
+        bomb.push_str(&format!("    a{i}: &a{i} [{}]\n", vec![format!("*a{}", i - 1); 10].join(", ")));
+    }
+    let deep = format!("- {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    for loader in LOADERS {
+        // A FIFO nobody writes to: refused by name, or, named on the command line, read.
+        let c = ConfigCase::new(loader);
+        let fifo = c.path(loader.rel);
+        mkfifo(&fifo);
+        if loader.explicit {
+            let valid = loader.valid;
+            let writer = std::thread::spawn(move || write_to_fifo(&fifo, valid.as_bytes()));
+            let (code, err) = c.run(loader, "named FIFO");
+            assert!(matches!(code, 0 | 1), "{}: a FIFO named on the command line: exit {code}\n{err}", loader.name);
+            assert!(writer.join().unwrap(), "{}: the FIFO was never opened", loader.name);
+        } else {
+            c.refused(loader, "FIFO", "is a FIFO, not a regular file");
+        }
+        // A link to /dev/zero: a device is never read; named explicitly, it is cut at the limit.
+        let c = ConfigCase::new(loader);
+        std::os::unix::fs::symlink("/dev/zero", c.path(loader.rel)).unwrap();
+        c.refused(loader, "/dev/zero", if loader.explicit { "larger than 16 MiB" } else { "is a character device" });
+        // Over the size limit (sparse).
+        let c = ConfigCase::new(loader);
+        fs::File::create(c.path(loader.rel)).unwrap().set_len(17 << 20).unwrap();
+        c.refused(loader, "17 MiB", "larger than 16 MiB");
+        // The billion laughs; and a nesting 100,000 deep.
+        let c = ConfigCase::new(loader);
+        c.write(loader.rel, bomb.as_bytes());
+        let err = c.refused(loader, "alias bomb", "Excessive alias count");
+        assert!(!err.contains("quote"), "{}: {err}", loader.name);
+        let c = ConfigCase::new(loader);
+        c.write(loader.rel, deep.as_bytes());
+        let (code, err) = c.run(loader, "deep");
+        assert_eq!(code, 2, "{}: deep: {err}", loader.name);
+        assert!(
+            err.contains("nested more than 1000 deep") || err.contains("Maximum call stack size exceeded"),
+            "{err}"
+        );
+        // The valid file passes.
+        let c = ConfigCase::new(loader);
+        c.write(loader.rel, loader.valid.as_bytes());
+        let (code, err) = c.run(loader, "valid");
+        assert!(matches!(code, 0 | 1), "{}: valid: exit {code}\n{err}", loader.name);
+    }
+}
+
+/// One anchor and many aliases, and many anchors each aliased once, in a patch file: linear
+/// (100,000 of them took over 40 s; each anchor's definition copied its node, and each key was
+/// compared with every key before it).
+#[test]
+fn many_anchors_and_aliases_in_a_patch_file() {
+    let loader = &LOADERS[0];
+    let c = ConfigCase::new(loader);
+    let mut text = String::from("- id: x\n  config:\n");
+    for i in 0..100_000 {
+        text.push_str(&format!("    a{i}: &a{i} [{i}]\n    b{i}: *a{i}\n"));
+    }
+    c.write(loader.rel, text.as_bytes());
+    let (code, err) = c.run(loader, "100,000 anchors");
+    assert!(matches!(code, 0 | 1), "{err}");
+}
+
+/// Run `cmd` with `input` on stdin; its exit status, stdout, stderr and peak memory (KiB),
+/// within the hang limit.
+/// An alias bomb or a nesting too deep in a skill file is a resource limit, not a typo: the
+/// finding says so and offers no quoting (before, the alias's `*` drew "quote the value").
+#[test]
+fn resource_limits_in_a_frontmatter_get_no_quoting_advice() {
+    let c = Case::new();
+    let mut bomb =
+        String::from("---\nname: bomb\ndescription: d\nmetadata:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..10 {
+        bomb.push_str(&format!("  a{i}: &a{i} [{}]\n", vec![format!("*a{}", i - 1); 10].join(", ")));
+    }
+    bomb.push_str("  z: *a9\n---\n");
+    c.write("bomb/SKILL.md", bomb.as_bytes());
+    c.write("deep/SKILL.md", format!("---\nname: deep\ndescription: {}\n---\n", "[".repeat(5000)).as_bytes());
+    let root = c.root.to_string_lossy().into_owned();
+    let out = Command::new(bin())
+        .args(["lint", "--format", "json", "--no-config"])
+        .arg(c.skills())
+        .env("HOME", format!("{root}/home"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    for (skill, cause) in [("bomb", "Excessive alias count"), ("deep", "Maximum call stack size exceeded")] {
+        let f = findings
+            .iter()
+            .find(|f| f["path"].as_str().unwrap().contains(&format!("{skill}/")) && f["rule"] == "yaml-syntax")
+            .unwrap_or_else(|| panic!("{skill}: {findings:#?}"));
+        assert!(f["message"].as_str().unwrap().contains(cause), "{f:#}");
+        assert!(f["fix"].is_null(), "{f:#}");
+        assert!(!f.to_string().contains("quote"), "{f:#}");
+    }
+}
+
+// The child is reaped by `wait4` (which also gives its peak memory), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn run_measured(mut cmd: Command, input: Vec<u8>, label: &str) -> (i32, Vec<u8>, String, i64) {
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start dsh-skills");
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut v).ok();
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut v).ok();
+        v
+    });
+    let pid = child.id() as libc::pid_t;
+    let deadline = std::time::Instant::now() + LIMIT;
+    let (status, rss) = loop {
+        let mut status = 0;
+        // SAFETY: plain wait4 on our own child, with out-parameters that live on this stack.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break (status, usage.ru_maxrss);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{label}: no exit within {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = feeder.join();
+    let out = out_reader.join().unwrap();
+    let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 + libc::WTERMSIG(status) };
+    (code, out, err, rss)
+}
+
+fn lsp_frame(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+fn lsp_command(dir: &Path) -> Command {
+    let mut cmd = Command::new(bin());
+    cmd.arg("lsp").current_dir(dir).env("HOME", dir).env_remove("DSH_HOME");
+    cmd
+}
+
+const LSP_INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+
+/// The responses in a server's output, by id.
+fn lsp_responses(out: &[u8]) -> Vec<serde_json::Value> {
+    let mut r = std::io::BufReader::new(out);
+    let mut v = Vec::new();
+    while let Ok(Some(body)) = dsh_skills::lsp::transport::read_frame(&mut r) {
+        let m: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        if m.get("id").is_some() && m.get("method").is_none() {
+            v.push(m);
+        }
+    }
+    v
+}
+
+/// A `Content-Length` the size of the address space, or of a gigabyte or two, is a framing
+/// error and a clean exit, before and after `initialize`: never an allocation of the declared
+/// size (1000000000000000 aborted on a failed allocation; 2000000000 took 1.1 GB at once).
+#[test]
+fn lsp_content_length_is_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    for declared in ["1000000000000000", "2000000000", "18446744073709551616"] {
+        for initialized in [false, true] {
+            let mut input = if initialized { lsp_frame(LSP_INIT) } else { Vec::new() };
+            input.extend(format!("Content-Length: {declared}\r\n\r\n{{\"jsonrpc\":").into_bytes());
+            let (code, _, err, rss) = run_measured(lsp_command(dir.path()), input, declared);
+            assert_eq!(code, 1, "{declared}: {err}");
+            assert!(err.contains("over the limit") && err.contains("closing the connection"), "{declared}: {err}");
+            assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{err}");
+            assert!(rss < 300 << 10, "{declared}: {rss} KiB");
+        }
+    }
+    // Under the cap, a body that never comes costs what was sent.
+    let mut input = lsp_frame(LSP_INIT);
+    input.extend(b"Content-Length: 60000000\r\n\r\n{}");
+    let (code, _, err, rss) = run_measured(lsp_command(dir.path()), input, "60 MB declared");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the input ended inside a message"), "{err}");
+    assert!(rss < 300 << 10, "{rss} KiB");
+}
+
+/// A malformed body is logged shortened and escaped, and the session goes on; requests after
+/// `shutdown` get -32600, and `exit` after `shutdown` is status 0. Before: the whole body was
+/// echoed to stderr and the connection ended, the request got no answer, and the exit was 2.
+#[test]
+fn lsp_malformed_bodies_and_requests_after_shutdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = lsp_frame(LSP_INIT);
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#));
+    let junk = format!("{{\"not\": \"a message {}\"", "\u{1b}]0;owned\u{7}".repeat(100_000));
+    input.extend(lsp_frame(&junk));
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+    input.extend(lsp_frame(
+        r#"{"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///x.md"},"position":{"line":0,"character":0}}}"#,
+    ));
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+    let (code, out, err, _) = run_measured(lsp_command(dir.path()), input, "lsp shutdown");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.len() < 1000, "{} bytes on stderr", err.len());
+    assert!(err.contains("ignored a malformed message of") && !err.contains('\u{1b}'), "{err}");
+    let responses = lsp_responses(&out);
+    let by_id = |id: i64| responses.iter().find(|r| r["id"] == id).cloned().unwrap_or_default();
+    assert_eq!(by_id(2)["result"], serde_json::Value::Null, "{responses:?}");
+    assert!(by_id(2).get("error").is_none(), "{responses:?}");
+    assert_eq!(by_id(3)["error"]["code"], -32600, "{responses:?}");
+    // Without `shutdown`, `exit` is status 1.
+    let mut input = lsp_frame(LSP_INIT);
+    input.extend(lsp_frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+    let (code, _, err, _) = run_measured(lsp_command(dir.path()), input, "lsp exit");
+    assert_eq!(code, 1, "{err}");
+}
+
+/// `lint`'s human output on a 40 MB line holds the excerpt it shows, not copies of the line
+/// (before: about 20 times the line, 2 GB for a 100 MB line).
+#[test]
+fn lint_memory_on_a_long_line_is_bounded() {
+    let c = Case::new();
+    let line = 40usize << 20;
+    let mut f = c.create("long/SKILL.md");
+    f.write_all(b"---\nname: long\ndescription: ").unwrap();
+    repeat(&mut f, b"word ", line / 5);
+    f.write_all(b"\n---\nBody ").unwrap();
+    repeat(&mut f, b"word ", line / 5);
+    f.write_all(b" [a link](missing.md)\n").unwrap();
+    f.flush().unwrap();
+    drop(f);
+    let root = c.root.to_string_lossy().into_owned();
+    let mut cmd = Command::new(bin());
+    cmd.args(["lint", "--no-config", "--color", "always", &format!("{root}/proj/.dsh/skills")])
+        .env("COLUMNS", "100")
+        .env("HOME", &c.root);
+    let (code, out, err, rss) = run_measured(cmd, Vec::new(), "long line");
+    assert!(matches!(code, 0 | 1), "{err}");
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("description-too-long"), "{}", &text[..text.len().min(2000)]);
+    assert!(out.len() < 1 << 20, "{} bytes of output", out.len());
+    let file_kib = (2 * line as i64) >> 10;
+    assert!(rss < 5 * file_kib, "{rss} KiB for a {file_kib} KiB file");
+}

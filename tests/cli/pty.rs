@@ -271,3 +271,42 @@ fn json_on_a_terminal_is_the_same_data() {
         assert!(String::from_utf8_lossy(&piped.stdout).contains('\u{202e}'), "{args:?}: the fixture lost its bidi");
     }
 }
+
+/// clap's own usage errors quote the offending argument: on a terminal (where clap colours its
+/// message and would write the argument raw) an escape sequence in it is shown escaped.
+#[test]
+fn usage_errors_on_a_terminal_do_not_echo_escape_sequences() {
+    for args in [
+        &["list", "--bogus\u{1b}]0;owned\u{7}"][..],
+        &["show\u{1b}[2J"],
+        &["list", "--format", "x\u{9b}31m"],
+        &["list", "--format", "\u{202e}json"],
+    ] {
+        let (master, slave) = openpty();
+        let mut cmd = Command::new(bin());
+        cmd.args(args).env("TERM", "xterm-256color").env_remove("NO_COLOR").stdin(Stdio::null());
+        cmd.stdout(Stdio::null()).stderr(Stdio::from(slave));
+        let mut child = cmd.spawn().unwrap();
+        drop(cmd);
+        let reader = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let mut f = fs::File::from(master);
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = f.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                v.extend_from_slice(&buf[..n]);
+            }
+            v
+        });
+        let status = support::wait_bounded(&mut child, LIMIT, &format_args!("{args:?}"));
+        assert_eq!(status.code(), Some(2), "{args:?}");
+        let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+        let visible = strip_sgr(&out);
+        assert!(!visible.chars().any(|c| is_dangerous(c) || c == '\u{1b}'), "{args:?}: raw control in {visible:?}");
+        assert!(visible.contains("error:"), "{visible:?}");
+        // Shown escaped, in clap's own message.
+        assert!(visible.contains("\\x1b") || visible.contains("\\x9b") || visible.contains("\\u{202e}"), "{visible:?}");
+    }
+}

@@ -234,6 +234,11 @@ fn a_root_created_after_the_start_is_seen() {
         (start["outcome"].as_str(), start["reason"].as_str()),
         (Some("nothing"), Some("no-model-invocable-skill"))
     );
+    // One convention with `catalog --format json`: no catalog, no digest (before, watch gave the
+    // digest of the empty list where catalog says null).
+    let out = support::run(&p, &home, &["catalog", "--no-config", "--format", "json", "--cwd", p.to_str().unwrap()]);
+    let catalog: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&start["digest"], &catalog["digest"]), (&Value::Null, &Value::Null), "{start:#}");
     skill(&p.join(".agents/skills/late"), "late", "Arrives late.", "L.");
     // The session never had a catalog: its first one is the initial message.
     let e = w.next("the initial catalog", |e| e["event"] == "catalog" && e["outcome"] == "initial");

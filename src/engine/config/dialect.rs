@@ -18,8 +18,9 @@
 //!   ordinary key (the schema has no merge type); aliases resolve to a copy of their anchor;
 //! * one document at most (`yaml.load`): an empty or comments-only file loads as "nothing".
 
+use crate::engine::yaml::aliases::{AliasTally, EXCESSIVE_ALIAS_COUNT};
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Where a configuration value was written.
@@ -190,6 +191,9 @@ pub struct DialectError {
     /// 1-based; 0 when unknown.
     pub column: usize,
     pub message: String,
+    /// A limit of dsh-skills (alias count, depth), not an error js-yaml would raise: the harness
+    /// itself would load the file.
+    pub ours: bool,
 }
 
 impl std::fmt::Display for DialectError {
@@ -204,31 +208,114 @@ impl std::fmt::Display for DialectError {
 
 const CORE: &str = "tag:yaml.org,2002:";
 
+/// How deep collections may nest in a configuration file: js-yaml composes recursively and
+/// overflows its stack somewhere past this; dsh-skills refuses it by name.
+pub const MAX_DEPTH: usize = 1000;
+
 enum Frame {
-    Seq { items: Vec<Node>, at: Loc, anchor: usize },
-    Map { entries: Vec<Entry>, key: Option<(String, Loc)>, at: Loc, anchor: usize },
+    Seq { items: Vec<Node>, at: Loc, anchor: usize, leaves: f64 },
+    Map { entries: Vec<Entry>, keys: HashSet<String>, key: Option<(String, Loc)>, at: Loc, anchor: usize, leaves: f64 },
+}
+
+impl Frame {
+    /// Where the child being built will go (`None` while a mapping key is built: keys are
+    /// turned into strings, so an anchor in one is copied).
+    fn next_index(&self) -> Option<usize> {
+        match self {
+            Frame::Seq { items, .. } => Some(items.len()),
+            Frame::Map { entries, key: Some(_), .. } => Some(entries.len()),
+            Frame::Map { key: None, .. } => None,
+        }
+    }
+
+    fn leaves(&mut self) -> &mut f64 {
+        match self {
+            Frame::Seq { leaves, .. } | Frame::Map { leaves, .. } => leaves,
+        }
+    }
+}
+
+/// Where an anchored node is: a copy (a node in a mapping key), or its path through the tree
+/// being built, one child index per level from the document's root. A path is followed through
+/// the frames still open, then through the finished nodes, so defining an anchor copies nothing.
+enum Anchored {
+    Copy(Node),
+    Path(Vec<usize>),
+}
+
+struct Anchor {
+    at: Anchored,
+    /// The node's largest leaf weight ([`AliasTally`]).
+    leaves: f64,
+    tally: AliasTally,
+}
+
+/// The anchored node at `path` in the tree under construction.
+fn follow<'a>(stack: &'a [Frame], path: &[usize]) -> Option<&'a Node> {
+    let mut level = 0;
+    // Through the frames still open: their child at the path's index is still being built.
+    while level + 1 < path.len() && level + 1 < stack.len() && stack[level].next_index() == Some(path[level]) {
+        level += 1;
+    }
+    let child = |children: &'a Value, i: usize| -> Option<&'a Node> {
+        match children {
+            Value::Seq(items) => items.get(i),
+            Value::Map(entries) => entries.get(i).map(|e| &e.value),
+            _ => None,
+        }
+    };
+    let mut node = match &stack[level] {
+        Frame::Seq { items, .. } => items.get(path[level])?,
+        Frame::Map { entries, .. } => &entries.get(path[level])?.value,
+    };
+    for &i in &path[level + 1..] {
+        node = child(&node.value, i)?;
+    }
+    Some(node)
+}
+
+fn too_deep() -> String {
+    format!("collections nested more than {MAX_DEPTH} deep (js-yaml would exhaust its call stack)")
 }
 
 /// Load one document (`yaml.load(text, {schema: entryListSchema})`). `Ok(None)` is js-yaml's
 /// `undefined`: the file holds no document.
+///
+/// Aliases are copies of their anchor, bounded by the alias-count rule every YAML loader of the
+/// crate applies ([`crate::engine::yaml::aliases`]); nesting is bounded by [`MAX_DEPTH`]. Both
+/// limits are dsh-skills' own (js-yaml shares aliased nodes), reported as [`DialectError::ours`].
 pub fn load(text: &str, source: Rc<Source>) -> Result<Option<Node>, DialectError> {
     // js-yaml drops one leading byte-order mark.
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, Node> = HashMap::new();
+    let mut anchors: HashMap<usize, Anchor> = HashMap::new();
     let mut documents = 0;
     let mut result: Option<Node> = None;
     let loc = |span: &Span| Loc { source: source.clone(), line: span.start.line() };
-    let error_at =
-        |span: &Span, message: String| DialectError { line: span.start.line(), column: span.start.col() + 1, message };
+    let error_at = |span: &Span, message: String| DialectError {
+        line: span.start.line(),
+        column: span.start.col() + 1,
+        message,
+        ours: false,
+    };
+    let ours_at = |span: &Span, message: String| DialectError { ours: true, ..error_at(span, message) };
     while let Some(next) = parser.next_event() {
-        let (event, span) = next.map_err(|e| DialectError {
-            line: e.marker().line(),
-            column: e.marker().col() + 1,
-            message: e.info().to_string(),
+        let (event, span) = next.map_err(|e| {
+            // The scanner's own nesting limit: the same refusal as the composer's below.
+            let deep = e.info() == "recursion limit exceeded";
+            DialectError {
+                line: e.marker().line(),
+                column: e.marker().col() + 1,
+                message: if deep { too_deep() } else { e.info().to_string() },
+                ours: deep,
+            }
         })?;
-        let finished: Option<(Node, usize)> = match event {
+        if matches!(event, Event::SequenceStart(..) | Event::MappingStart(..)) && stack.len() >= MAX_DEPTH {
+            return Err(ours_at(&span, too_deep()));
+        }
+        // (node, its anchor, its largest leaf weight)
+        let finished: Option<(Node, usize, f64)> = match event {
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => None,
             Event::DocumentStart(_) => {
                 documents += 1;
@@ -237,48 +324,79 @@ pub fn load(text: &str, source: Rc<Source>) -> Result<Option<Node>, DialectError
                 }
                 None
             }
-            Event::Alias(id) => match anchors.get(&id) {
-                Some(node) => Some((Node { value: node.value.clone(), at: loc(&span) }, 0)),
-                None => return Err(error_at(&span, "unidentified alias".into())),
-            },
+            Event::Alias(id) => {
+                let Some(anchor) = anchors.get_mut(&id) else {
+                    return Err(error_at(&span, "unidentified alias".into()));
+                };
+                let leaves = anchor.tally.needs_leaves().then_some(anchor.leaves);
+                if !anchor.tally.alias(leaves) {
+                    return Err(ours_at(&span, EXCESSIVE_ALIAS_COUNT.into()));
+                }
+                let weight = anchor.tally.weight();
+                let node = match &anchor.at {
+                    Anchored::Copy(node) => node,
+                    Anchored::Path(path) => follow(&stack, path).expect("an anchored node stays where it was put"),
+                };
+                Some((Node { value: node.value.clone(), at: loc(&span) }, 0, weight))
+            }
             Event::Scalar(text, style, anchor, tag) => {
                 let value = resolve_scalar(&text, style, tag.as_deref()).map_err(|m| error_at(&span, m))?;
-                Some((Node { value, at: loc(&span) }, anchor))
+                Some((Node { value, at: loc(&span) }, anchor, 1.0))
             }
             Event::SequenceStart(anchor, tag) => {
                 check_collection_tag(tag.as_deref(), "sequence").map_err(|m| error_at(&span, m))?;
-                stack.push(Frame::Seq { items: Vec::new(), at: loc(&span), anchor });
+                stack.push(Frame::Seq { items: Vec::new(), at: loc(&span), anchor, leaves: 0.0 });
                 None
             }
             Event::MappingStart(anchor, tag) => {
                 check_collection_tag(tag.as_deref(), "mapping").map_err(|m| error_at(&span, m))?;
-                stack.push(Frame::Map { entries: Vec::new(), key: None, at: loc(&span), anchor });
+                stack.push(Frame::Map {
+                    entries: Vec::new(),
+                    keys: HashSet::new(),
+                    key: None,
+                    at: loc(&span),
+                    anchor,
+                    leaves: 0.0,
+                });
                 None
             }
             Event::SequenceEnd => match stack.pop() {
-                Some(Frame::Seq { items, at, anchor }) => Some((Node { value: Value::Seq(items), at }, anchor)),
+                Some(Frame::Seq { items, at, anchor, leaves }) => {
+                    Some((Node { value: Value::Seq(items), at }, anchor, leaves))
+                }
                 _ => return Err(error_at(&span, "unbalanced sequence".into())),
             },
             Event::MappingEnd => match stack.pop() {
-                Some(Frame::Map { entries, at, anchor, .. }) => Some((Node { value: Value::Map(entries), at }, anchor)),
+                Some(Frame::Map { entries, at, anchor, leaves, .. }) => {
+                    Some((Node { value: Value::Map(entries), at }, anchor, leaves))
+                }
                 _ => return Err(error_at(&span, "unbalanced mapping".into())),
             },
         };
-        let Some((node, anchor)) = finished else { continue };
+        let Some((node, anchor, leaves)) = finished else { continue };
+        if let Some(parent) = stack.last_mut() {
+            let parent_leaves = parent.leaves();
+            *parent_leaves = parent_leaves.max(leaves);
+        }
         if anchor != 0 {
-            anchors.insert(anchor, node.clone());
+            let at = match stack.iter().map(Frame::next_index).collect::<Option<Vec<usize>>>() {
+                Some(path) if !path.is_empty() => Anchored::Path(path),
+                _ => Anchored::Copy(node.clone()),
+            };
+            anchors.insert(anchor, Anchor { at, leaves, tally: AliasTally::default() });
         }
         match stack.last_mut() {
             None => result = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match key.take() {
+            Some(Frame::Map { entries, keys, key, .. }) => match key.take() {
                 None => {
                     let name = node.value.js_string();
-                    if entries.iter().any(|e| e.key == name) {
+                    if !keys.insert(name.clone()) {
                         return Err(DialectError {
                             line: node.at.line,
                             column: 0,
                             message: format!("duplicated mapping key {}", serde_json::Value::String(name)),
+                            ours: false,
                         });
                     }
                     *key = Some((name, node.at));
@@ -575,6 +693,61 @@ mod tests {
         assert_eq!(value("[]"), Value::Seq(vec![]));
         assert_eq!(value("\u{FEFF}[]"), Value::Seq(vec![]));
         assert!(load_str("- a\n---\n- b\n").unwrap_err().message.contains("single document"));
+    }
+
+    #[test]
+    fn aliases_copy_their_anchor_wherever_it_is() {
+        let v = value("a: &a {x: [1, &b {y: 2}, *b]}\nc: *b\nd: *a\n");
+        let yb = Value::Map(vec![Entry {
+            key: "y".into(),
+            key_at: Loc { source: Rc::new(Source::File("t.yml".into())), line: 1 },
+            value: Node {
+                value: Value::Number(2.0),
+                at: Loc { source: Rc::new(Source::File("t.yml".into())), line: 1 },
+            },
+        }]);
+        let Value::Map(entries) = &v else { panic!("{v:?}") };
+        assert_eq!(entries[1].value.value.to_json(), yb.to_json());
+        assert_eq!(entries[2].value.value.to_json(), serde_json::json!({"x": [1.0, {"y": 2.0}, {"y": 2.0}]}));
+        assert_eq!(value("- [&b {k: v}, *b]\n").to_json(), serde_json::json!([[{"k": "v"}, {"k": "v"}]]));
+        assert_eq!(value("{&k a: 1, b: *k}\n").to_json(), serde_json::json!({"a": 1.0, "b": "a"}));
+        assert_eq!(value("k: {a: &x 1, b: [*x]}\n").to_json(), serde_json::json!({"k": {"a": 1.0, "b": [1.0]}}));
+        assert_eq!(value("&r [1]\n").to_json(), serde_json::json!([1.0]));
+    }
+
+    #[test]
+    fn the_alias_count_rule_of_skill_files_applies() {
+        let aliases = |n: usize| format!("- &a x\n{}", "- *a\n".repeat(n));
+        assert!(load_str(&aliases(99)).is_ok());
+        let e = load_str(&aliases(100)).unwrap_err();
+        assert_eq!(e.message, "Excessive alias count indicates a resource exhaustion attack");
+        assert!(e.ours && e.line == 101, "{e:?}");
+        // The billion laughs: nine levels of ten aliases each.
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            bomb.push_str(&format!("a{i}: &a{i} [{}]\n", vec![format!("*a{p}"); 10].join(", ")));
+        }
+        let e = load_str(&bomb).unwrap_err();
+        assert!(e.ours && e.message.contains("Excessive alias count"), "{e:?}");
+        // An anchor and an alias each, 100,000 times: linear (each definition used to copy its
+        // node, and each key was compared with every key before it).
+        let mut many = String::new();
+        for i in 0..100_000 {
+            many.push_str(&format!("a{i}: &a{i} [{i}]\nb{i}: *a{i}\n"));
+        }
+        let Value::Map(entries) = value(&many) else { panic!() };
+        assert_eq!(entries.len(), 200_000);
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(load_str(&deep(MAX_DEPTH)).is_ok());
+        let e = load_str(&deep(MAX_DEPTH + 1)).unwrap_err();
+        assert!(e.ours && e.message.contains("nested more than 1000 deep"), "{e:?}");
+        let e = load_str(&deep(200_000)).unwrap_err();
+        assert!(e.ours, "{e:?}");
     }
 
     #[test]

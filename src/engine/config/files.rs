@@ -4,7 +4,7 @@
 
 use super::ConfigError;
 use super::dialect::{self, Loc, Node, Source, Value};
-use crate::engine::nodefs::NodeError;
+use crate::engine::textread::{CONFIG_MAX_BYTES, ConfigReadError, read_config_file};
 use std::rc::Rc;
 
 /// What reading an optional file found.
@@ -14,17 +14,20 @@ pub enum Read {
 }
 
 /// `readFileSync(path, 'utf8')`: bytes decoded with U+FFFD for invalid sequences. ENOENT is
-/// `Absent`; every other failure is an error.
-pub fn read_text(path: &str, what: &str) -> Result<Read, ConfigError> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Read::Text(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Read::Absent),
-        Err(e) => {
-            let err = NodeError::from_io(&e, "open", path);
-            Err(ConfigError::new(format!(
-                "cannot read {what} {path}: {err} (dsh refuses to start when it cannot read it)"
-            )))
-        }
+/// `Absent`; every other failure is an error. Read through the hardened configuration reader:
+/// a FIFO, socket or device is refused unless `explicit` (the user named this file on the
+/// command line), and a file over [`CONFIG_MAX_BYTES`] is refused.
+pub fn read_text(path: &str, what: &str, explicit: bool) -> Result<Read, ConfigError> {
+    match read_config_file(path, explicit, CONFIG_MAX_BYTES) {
+        Ok(Some(bytes)) => Ok(Read::Text(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })),
+        Ok(None) => Ok(Read::Absent),
+        Err(ConfigReadError::Node(err)) => Err(ConfigError::new(format!(
+            "cannot read {what} {path}: {err} (dsh refuses to start when it cannot read it)"
+        ))),
+        Err(e) => Err(ConfigError::new(format!("cannot read {what}: {e}"))),
     }
 }
 
@@ -34,6 +37,12 @@ fn parse_error(path: &str, what: &str, e: &dialect::DialectError) -> ConfigError
     } else {
         path.to_string()
     };
+    if e.ours {
+        return ConfigError::new(format!(
+            "{at}: dsh-skills refuses to load {what}: {} (a limit of dsh-skills against runaway files; dsh itself may load it)",
+            e.message
+        ));
+    }
     ConfigError::new(format!("{at}: cannot parse {what}: {} (dsh refuses to start with it)", e.message))
 }
 
@@ -110,6 +119,12 @@ pub fn preset_rows(id: &str, path: &str, text: &str) -> Result<Vec<Node>, Config
     let source = Rc::new(Source::File(path.to_string()));
     let doc = dialect::load(text, source.clone()).map_err(|e| {
         let at = if e.line > 0 { format!("{path}:{}:{}", e.line, e.column) } else { path.to_string() };
+        if e.ours {
+            return ConfigError::new(format!(
+                "{at}: dsh-skills refuses to load preset \"{id}\": {} (a limit of dsh-skills against runaway files; dsh itself may mount it)",
+                e.message
+            ));
+        }
         refused(at, format!("the composition is not valid YAML: {}", e.message))
     })?;
     let doc = doc.unwrap_or(Node { value: Value::Null, at: Loc { source, line: 1 } });
@@ -170,7 +185,7 @@ fn locate(text: &str, path: &[&str]) -> Option<usize> {
 
 /// A profile manifest's bundle list (`dsh.profile.bundles`), `None` when the file is absent.
 pub fn profile_bundles(path: &str) -> Result<Option<Vec<String>>, ConfigError> {
-    let Read::Text(text) = read_text(path, "the profile manifest")? else { return Ok(None) };
+    let Read::Text(text) = read_text(path, "the profile manifest", false)? else { return Ok(None) };
     let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         ConfigError::new(format!(
             "{path}:{}:{}: cannot parse the profile manifest: {e} (dsh refuses to start with it)",

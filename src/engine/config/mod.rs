@@ -291,7 +291,7 @@ pub fn resolve(g: &Flags, env: &Environment, var: &dyn Fn(&str) -> Option<String
     let profile_patch = platform::join(&profile_dir, "cordis.patch.yml");
     // loadProfile reads the profile layer only when `existsSync` finds it.
     if std::fs::metadata(&profile_patch).is_ok() {
-        let files::Read::Text(text) = files::read_text(&profile_patch, "the profile patch layer")? else {
+        let files::Read::Text(text) = files::read_text(&profile_patch, "the profile patch layer", false)? else {
             unreachable!("the file exists")
         };
         patches.extend(files::patch_list(&profile_patch, &text, "the profile patch layer")?);
@@ -300,7 +300,7 @@ pub fn resolve(g: &Flags, env: &Environment, var: &dyn Fn(&str) -> Option<String
         report.files.push(FileInfo { role: "profile patch layer", path: profile_patch, status: "absent".into() });
     }
     let home_patch = platform::join(&config_home, "cordis.patch.yml");
-    match files::read_text(&home_patch, "the home patch layer")? {
+    match files::read_text(&home_patch, "the home patch layer", false)? {
         files::Read::Text(text) => {
             patches.extend(files::patch_list(&home_patch, &text, "the home patch layer")?);
             report.files.push(FileInfo { role: "home patch layer", path: home_patch, status: "read".into() });
@@ -311,7 +311,7 @@ pub fn resolve(g: &Flags, env: &Environment, var: &dyn Fn(&str) -> Option<String
     }
     for file in &g.patches {
         let path = platform::resolve(&inputs.env.process_cwd, file);
-        let files::Read::Text(text) = files::read_text(&path, "the --patch overlay")? else {
+        let files::Read::Text(text) = files::read_text(&path, "the --patch overlay", true)? else {
             return Err(ConfigError::new(format!(
                 "cannot read the --patch overlay {path}: Error: ENOENT: no such file or directory, open '{path}'"
             )));
@@ -1226,7 +1226,7 @@ fn choose_preset(
                 "settings-file: extension of {path} is not supported (use .yaml, .yml, or .json)"
             )));
         }
-        match files::read_text(&path, "the settings document")? {
+        match files::read_text(&path, "the settings document", false)? {
             files::Read::Absent => {
                 report.files.push(FileInfo { role: "settings document", path, status: "absent".into() })
             }
@@ -1323,14 +1323,13 @@ fn load_preset(
     let path = platform::join(&dir, "agent.cordis.yml");
     let is_real_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
     if include_user_root && valid_preset_id(id) && is_real_dir {
-        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+        // Missing when absent or a directory, as the roster's `isFile` check says; a FIFO or a
+        // device is refused by name by the configuration reader.
+        let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+        let read = if is_dir { files::Read::Absent } else { files::read_text(&path, "the agent preset", false)? };
+        let files::Read::Text(text) = read else {
             return Err(ConfigError::new(format!(
                 "{path}: agent-presets: preset \"{id}\" failed to mount: the composition file agent.cordis.yml is missing — the directory still occupies the id; delete it or restore the file"
-            )));
-        }
-        let files::Read::Text(text) = files::read_text(&path, "the agent preset")? else {
-            return Err(ConfigError::new(format!(
-                "{path}: agent-presets: preset \"{id}\" failed to mount: the composition file agent.cordis.yml cannot be read"
             )));
         };
         let rows = files::preset_rows(id, &path, &text)?;

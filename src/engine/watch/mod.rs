@@ -757,6 +757,8 @@ impl Engine {
         event.outcome = if self.session.visible_digest.as_deref() == Some(digest.as_str()) {
             Outcome::Nothing(Quiet::Unchanged)
         } else if !self.session.published && entries.is_empty() {
+            // No catalog, so no digest: `catalog --format json` says null here too.
+            event.digest = None;
             Outcome::Nothing(if snap.tool_visible { Quiet::NoModelInvocableSkill } else { Quiet::NoSkillTool })
         } else if !self.session.published {
             event.text = Some(catalog::render(&entries, Variant::Initial));

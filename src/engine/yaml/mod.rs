@@ -7,6 +7,7 @@
 //! this module composes them into npm yaml's node semantics, resolves tags
 //! and scalars, converts to JS values and reproduces npm yaml's errors.
 
+pub(crate) mod aliases;
 mod blockscalar;
 mod compose;
 mod diag;

@@ -3,6 +3,7 @@
 //! Reproduces: alias resolution and the `maxAliasCount` (100) rule,
 //! `addPairToJSMap` key stringification, `!!set`/`!!omap`/`!!pairs`/`!!merge`.
 
+use super::aliases::{AliasTally, EXCESSIVE_ALIAS_COUNT};
 use super::hashing::{FastMap, KeyIndex};
 
 use super::compose::{CollKind, Doc, NodeKind};
@@ -14,12 +15,9 @@ use super::value::{Object, Value};
 use crate::engine::js::JsStr;
 use crate::engine::jsdate::date_to_string;
 
-const MAX_ALIAS_COUNT: f64 = 100.0;
-
 struct AnchorData {
     res: Option<Value>,
-    count: f64,
-    alias_count: f64,
+    tally: AliasTally,
 }
 
 /// A converted value plus its JS object identity (node id) when it is an object.
@@ -247,7 +245,7 @@ impl<'d> ToJs<'d> {
         let node = &self.doc.nodes[id];
         if node.anchor.is_some() && !matches!(node.kind, NodeKind::Alias { .. }) {
             // (re-)register the anchor; `res` set on completion (onCreate)
-            self.anchor_insert(id, AnchorData { res: None, count: 1.0, alias_count: 0.0 });
+            self.anchor_insert(id, AnchorData { res: None, tally: AliasTally::default() });
         }
         match &node.kind {
             NodeKind::Scalar { value, .. } => {
@@ -313,20 +311,13 @@ impl<'d> ToJs<'d> {
             // "Resolve anchors for Node.prototype.toJS()"
             self.convert(src, false, false)?;
         }
-        let needs_count = self.anchors.get(&src).is_some_and(|d| d.alias_count == 0.0);
-        let ac = if needs_count { self.get_alias_count(src) } else { 0.0 };
+        let needs_leaves = self.anchors.get(&src).is_some_and(|d| d.tally.needs_leaves());
+        let leaves = needs_leaves.then(|| self.get_alias_count(src));
         let Some(data) = self.anchors.get_mut(&src) else {
             return Err(Diag::bare("ReferenceError", "This should not happen: Alias anchor was not resolved?".into()));
         };
-        data.count += 1.0;
-        if needs_count {
-            data.alias_count = ac;
-        }
-        if data.count * data.alias_count > MAX_ALIAS_COUNT {
-            return Err(Diag::bare(
-                "ReferenceError",
-                "Excessive alias count indicates a resource exhaustion attack".into(),
-            ));
+        if !data.tally.alias(leaves) {
+            return Err(Diag::bare("ReferenceError", EXCESSIVE_ALIAS_COUNT.into()));
         }
         let v = match &data.res {
             Some(v) => v.clone(),
@@ -348,7 +339,7 @@ impl<'d> ToJs<'d> {
             match &self.doc.nodes[n].kind {
                 NodeKind::Scalar { .. } => max = max.max(1.0),
                 NodeKind::Alias { target, .. } => {
-                    let c = target.and_then(|t| self.anchors.get(&t)).map_or(0.0, |d| d.count * d.alias_count);
+                    let c = target.and_then(|t| self.anchors.get(&t)).map_or(0.0, |d| d.tally.weight());
                     max = max.max(c);
                 }
                 NodeKind::Seq { items, .. } => st.extend(items.iter().copied()),

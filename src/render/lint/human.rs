@@ -134,6 +134,9 @@ fn level(s: Severity) -> Level<'static> {
     }
 }
 
+/// The most of a finding's lines a snippet shows, in bytes.
+const MAX_EXCERPT: usize = 16 << 10;
+
 fn finding(report: &Report, f: &Finding, renderer: &Renderer) -> String {
     let display = term::escape(&report.display_path(&f.path)).into_owned();
     let title = level(f.severity).primary_title(term::escape(&f.message).into_owned()).id(f.rule);
@@ -152,7 +155,24 @@ fn finding(report: &Report, f: &Finding, renderer: &Renderer) -> String {
             }
             let first = spans.iter().map(|(s, ..)| src.line_of(s.start)).min().unwrap_or(1);
             let last = spans.iter().map(|(s, ..)| src.line_of(s.end.max(s.start + 1) - 1)).max().unwrap_or(first);
-            let window = src.line_range(first).start..src.line_range(last).end;
+            let mut window = src.line_range(first).start..src.line_range(last).end;
+            // A very long line is shown up to a bound (what a terminal shows of it anyway), so
+            // the memory the snippet takes is bounded, not a multiple of the line.
+            if window.len() > MAX_EXCERPT {
+                let mut end = window.start + MAX_EXCERPT;
+                while !src.text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                window.end = end;
+            }
+            if span.start > window.end {
+                let line = src.line_of(span.start);
+                let column = src.text[src.line_range(line).start..span.start].chars().count() + 1;
+                let origin = Origin::path(display.clone()).line(line).char_column(column);
+                return renderer.render(&[title
+                    .element(origin)
+                    .element(Level::NOTE.message(format!("line {line} is too long to show")))]);
+            }
             let excerpt = &src.text[window.clone()];
             let safe = SafeText::new(excerpt);
             let mut snippet = Snippet::source(safe.text.clone()).line_start(first).path(display.clone()).fold(true);

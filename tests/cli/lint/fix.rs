@@ -210,3 +210,166 @@ fn many_fixes_refused_together_leave_a_set_that_applies() {
     assert_eq!(v["findings"].as_array().unwrap().len(), 9, "{v}");
     assert_eq!(v["summary"]["fixable"], 0, "{v}");
 }
+
+const LEGACY: &str = "---\nname: legacy\ndescription: Old keys.\nuserInvocable: false\n---\n\nBody.\n";
+
+/// A tree with one fixable skill, `legacy`.
+fn legacy_tree() -> support::Fixture {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    write(&fx.tree, "legacy/SKILL.md", LEGACY);
+    fx
+}
+
+/// `lint --fix --format json tree` with `env`; the one fix's JSON.
+fn fix_with(fx: &support::Fixture, env: &[(&str, &str)]) -> (std::process::Output, Value) {
+    let mut cmd = support::command(&fx.base, &fx.base);
+    cmd.args(["lint", "--fix", "--format", "json", "tree"]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let fix = if out.stdout.is_empty() { Value::Null } else { json(&out)["fixes"][0].clone() };
+    (out, fix)
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "SKILL.md")
+        .collect()
+}
+
+/// An editor saving the file (in place, or by its own rename) between the fix's write and its
+/// rename: the edit stays, the fix is refused. Before, the save was replaced by the fix of the
+/// old text. The hook runs at that exact point (debug builds only), so this is no race.
+#[test]
+fn an_edit_while_the_fix_is_written_is_never_lost() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let in_place = "printf 'edited\\n' >> \"$1\"";
+    let by_rename = "cp \"$1\" \"$1.new\" && mv \"$1.new\" \"$1\"";
+    for (how, hook, expected) in
+        [("in place", in_place, format!("{LEGACY}edited\n")), ("renamed", by_rename, LEGACY.into())]
+    {
+        let fx = legacy_tree();
+        let (out, fix) = fix_with(&fx, &[("DSH_SKILLS_TEST_FIX_HOOK", hook)]);
+        assert_eq!(fix["applied"], false, "{how}: {fix}");
+        assert!(fix["refused"].as_str().unwrap().contains("changed while the fix was being written"), "{how}: {fix}");
+        assert_eq!(out.status.code(), Some(1), "{how}");
+        assert_eq!(fs::read_to_string(fx.tree.join("legacy/SKILL.md")).unwrap(), expected, "{how}");
+        assert!(leftovers(&fx.tree.join("legacy")).is_empty(), "{how}");
+    }
+    // Without an edit the same run applies the fix.
+    let fx = legacy_tree();
+    let (_, fix) = fix_with(&fx, &[("DSH_SKILLS_TEST_FIX_HOOK", "true")]);
+    assert_eq!(fix["applied"], true, "{fix}");
+}
+
+/// A read-only file is not replaced, even by root (who may rename over it). Before, it was.
+#[test]
+fn a_read_only_file_is_refused() {
+    let fx = legacy_tree();
+    let p = fx.tree.join("legacy/SKILL.md");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o444)).unwrap();
+    let (out, fix) = fix_with(&fx, &[]);
+    assert_eq!(fix["applied"], false, "{fix}");
+    assert!(fix["refused"].as_str().unwrap().contains("is read-only; not written"), "{fix}");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(fs::read_to_string(&p).unwrap(), LEGACY);
+    assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o444);
+}
+
+/// Ctrl-C (or SIGTERM) while the fix is written: the temporary file is removed and the file is
+/// left as it was. The hook interrupts the process and waits until its handler removed the
+/// temporary file (the handler then exits before the rename can take its lock).
+#[test]
+fn an_interrupted_fix_leaves_no_temporary_file() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    for signal in ["INT", "TERM"] {
+        let fx = legacy_tree();
+        let hook = format!("kill -{signal} $PPID; while [ -e \"$2\" ]; do sleep 0.01; done");
+        let (out, _) = fix_with(&fx, &[("DSH_SKILLS_TEST_FIX_HOOK", &hook)]);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(leftovers(&fx.tree.join("legacy")).is_empty(), "{signal}");
+        assert_eq!(fs::read_to_string(fx.tree.join("legacy/SKILL.md")).unwrap(), LEGACY);
+    }
+}
+
+/// A temporary file a killed `--fix` left (its process is gone) is removed by the next one;
+/// one of a live process, or of another name, is not.
+#[test]
+fn stale_temporary_files_are_cleared() {
+    let fx = legacy_tree();
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let dir = fx.tree.join("legacy");
+    let stale = format!(".SKILL.md.dsh-skills-fix.{dead}.0");
+    let live = format!(".SKILL.md.dsh-skills-fix.{}.0", std::process::id());
+    let other = ".SKILL.md.dsh-skills-fix.x.0".to_string();
+    for n in [&stale, &live, &other] {
+        fs::write(dir.join(n), "partial").unwrap();
+    }
+    let (_, fix) = fix_with(&fx, &[]);
+    assert_eq!(fix["applied"], true, "{fix}");
+    let mut left = leftovers(&dir);
+    left.sort();
+    assert_eq!(left, vec![live, other]);
+}
+
+/// The owner is kept (root may give the new file any owner), or, when this user cannot, the fix
+/// is refused. Before, the file silently changed owner.
+#[test]
+fn the_owner_is_kept_or_the_fix_refused() {
+    use std::os::unix::fs::MetadataExt;
+    let is_root = std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    if !is_root || std::process::Command::new("setpriv").arg("--help").output().is_err() {
+        eprintln!("skipped: needs root and setpriv");
+        return;
+    }
+    let fx = legacy_tree();
+    let p = fx.tree.join("legacy/SKILL.md");
+    std::os::unix::fs::chown(&p, Some(65534), Some(65534)).unwrap();
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+    let (_, fix) = fix_with(&fx, &[]);
+    assert_eq!(fix["applied"], true, "{fix}");
+    let m = fs::metadata(&p).unwrap();
+    assert_eq!((m.uid(), m.gid(), m.mode() & 0o7777), (65534, 65534, 0o640));
+    // Another user who may write the file (mode 0666, a writable folder) cannot keep root as its
+    // owner.
+    let fx = legacy_tree();
+    let p = fx.tree.join("legacy/SKILL.md");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o666)).unwrap();
+    let mut up = Some(fx.tree.join("legacy"));
+    while let Some(d) = up {
+        let m = fs::metadata(&d).unwrap().permissions().mode();
+        fs::set_permissions(&d, fs::Permissions::from_mode(m | 0o755)).unwrap();
+        up = d.parent().filter(|p| p.starts_with(&fx.base)).map(Path::to_path_buf);
+    }
+    fs::set_permissions(fx.tree.join("legacy"), fs::Permissions::from_mode(0o777)).unwrap();
+    let copy = fx.base.join("dsh-skills");
+    fs::copy(env!("CARGO_BIN_EXE_dsh-skills"), &copy).unwrap();
+    fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).unwrap();
+    let out = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&copy)
+        .args(["lint", "--fix", "--format", "json", "--no-config"])
+        .arg(fx.tree.join("legacy"))
+        .current_dir(&fx.base)
+        .env("HOME", &fx.base)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["fixes"][0]["applied"], false, "{v}");
+    assert!(
+        v["fixes"][0]["refused"].as_str().unwrap().contains("which a file written by this user cannot keep"),
+        "{v}"
+    );
+    let m = fs::metadata(&p).unwrap();
+    assert_eq!((m.uid(), fs::read_to_string(&p).unwrap().as_str()), (0, LEGACY));
+    assert!(leftovers(&fx.tree.join("legacy")).is_empty());
+}
