@@ -59,4 +59,6 @@ for t in small fast; do "$icu/bin/icuexportdata" -m norm --trie-type $t -d icuex
 
 # 6. ICU4X 2.4's datagen (icu_provider_export + icu_provider_source) bakes it.
 cargo run --release --locked --manifest-path "$here/datagen/Cargo.toml" -- "$work/icuexport" "$out"
+# The data's license: the Unicode License v3 part of ICU's license file.
+sed '/^SPDX-License-Identifier: Unicode-3.0$/q' whl/icukit_pyicu-78.3.1.dist-info/licenses/LICENSE-ICU > "$out/LICENSE"
 echo "baked into $out"
