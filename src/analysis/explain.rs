@@ -370,9 +370,9 @@ fn near_misses_in_scan(
                     out.extend(wrong_suffix(e));
                 }
                 Outcome::SystemSkipped => system_entry(e, wanted, out),
-                Outcome::Unreadable(what) if is_close => out.push(NearMiss {
+                Outcome::Unreadable(what, unread) if is_close => out.push(NearMiss {
                     path,
-                    why: format!("it is a {what}: the harness would block reading it"),
+                    why: format!("it is a {what}: the harness {}", unread.harness()),
                     log: None,
                     fix: None,
                 }),

@@ -4,22 +4,29 @@
 //! `LC_MESSAGES`, then `LANG`, the first that is set, even empty; `LC_COLLATE` is ignored).
 //! `localeCompare` then uses ICU's collator for that locale with the locale's own defaults
 //! (alternate shifted for `th`, upper case first for `da` and `mt`, French accents for
-//! `fr-CA`) except the strength, which V8 always sets to tertiary. ICU4X's collator carries
-//! the same CLDR tailorings; [`EntryCollator`] picks the tailoring ICU's resource fallback
-//! would pick and sets the same options.
+//! `fr-CA`) except the strength, which V8 always sets to tertiary. [`EntryCollator`] picks the
+//! tailoring ICU's resource fallback would pick and sets the same options.
+//!
+//! The data is ICU 78.3's own ([`Icu78`], `collate/data/`): its root collation (CLDR 48,
+//! Unicode 17, Han in radical-stroke order across the blocks, as ICU4C builds its root) and
+//! every tailoring ICU 78.3 ships, baked for ICU4X by `tools/collation-data` from ICU 78.3's
+//! resource bundles. icu_collator's compiled data is a later CLDR with ICU4X's smaller root,
+//! which keeps Han in code point order block by block and lacks some of ICU's tailorings.
 
+mod icu78;
 mod icu_id;
 mod iso_codes;
 
 pub use icu_id::IcuLocale;
+pub use icu78::Icu78;
 
 use icu_collator::options::{CollatorOptions, Strength};
-use icu_collator::{Collator, CollatorBorrowed, CollatorPreferences};
+use icu_collator::{Collator, CollatorPreferences};
 use icu_locale::Locale;
 use std::cmp::Ordering;
 
 pub struct EntryCollator {
-    collator: CollatorBorrowed<'static>,
+    collator: Collator,
     /// The locale as `new Intl.Collator().resolvedOptions().locale` reports it.
     pub locale: String,
 }
@@ -37,14 +44,14 @@ impl EntryCollator {
         // quaternary difference, is a tie.
         options.strength = Some(Strength::Tertiary);
         let prefs = collator_preferences(&resolved);
-        let collator = Collator::try_new(prefs, options)
-            .or_else(|_| Collator::try_new(Default::default(), options))
+        let collator = Collator::try_new_unstable(&Icu78, prefs, options)
+            .or_else(|_| Collator::try_new_unstable(&Icu78, Default::default(), options))
             .expect("the root collation is compiled in");
         EntryCollator { collator, locale }
     }
 
     pub fn compare(&self, a: &str, b: &str) -> Ordering {
-        self.collator.compare(a, b)
+        self.collator.as_borrowed().compare(a, b)
     }
 }
 
@@ -247,6 +254,33 @@ mod tests {
         assert_eq!(c.compare("\u{e1}", "a\u{301}"), Ordering::Equal);
         assert_eq!(c.compare("a\u{200B}b", "ab"), Ordering::Equal);
         assert_eq!(sorted("en-US", &["b", "a\u{301}", "\u{e1}"]), ["a\u{301}", "\u{e1}", "b"]);
+    }
+
+    /// ICU 78.3's own data: Han by radical and stroke across the blocks (U+20000 and U+20089,
+    /// Extension B, among the BMP ideographs of their radicals), and tailorings ICU4X's compiled
+    /// data lacks. Recorded with Node 22.23.3: `[...names].sort(new Intl.Collator(locale).compare)`.
+    #[test]
+    fn icu_78_root_han_order_and_tailorings() {
+        let han = ["中", "𠀀", "一", "丁", "𠂉", "乙"];
+        assert_eq!(sorted("en-US", &han), ["一", "丁", "𠀀", "中", "𠂉", "乙"]);
+        assert_eq!(sorted("", &han), ["一", "丁", "𠀀", "中", "𠂉", "乙"]);
+        assert_eq!(
+            sorted("se", &["z", "đ", "d", "e", "æ", "ø", "å", "ŋ", "n", "o"]),
+            ["d", "đ", "e", "n", "ŋ", "o", "z", "ø", "æ", "å"]
+        );
+        assert_eq!(sorted("kl", &["z", "æ", "ø", "å", "a", "q", "ĸ", "r"]), ["a", "q", "ĸ", "r", "z", "æ", "ø", "å"]);
+        assert_eq!(sorted("yi", &["ב", "בֿ", "ג", "פּ", "פֿ", "פ"]), ["ב", "בֿ", "ג", "פּ", "פ", "פֿ"]);
+        assert_eq!(
+            sorted("haw", &["a", "e", "h", "k", "ʻa", "o", "u", "w"]),
+            ["a", "e", "o", "u", "h", "k", "w", "ʻa"]
+        );
+        // What tools/collation-data/icu4x_root.py makes of ICU4C's root for ICU4X: two-CE Latin
+        // expansions (ø, ł), U+0000 (completely ignorable) and the Thai prevowel contractions.
+        assert_eq!(
+            sorted("en-US", &["z", "ø", "o", "ł", "l", "m", "ข", "แก", "เก", "กา"]),
+            ["l", "ł", "m", "o", "ø", "z", "กา", "เก", "แก", "ข"]
+        );
+        assert_eq!(EntryCollator::new("en-US").compare("a\u{0}b", "ab"), Ordering::Equal);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::engine::nodefs::{self, Kind, NodeError, ResolveError};
 use crate::engine::platform;
 use crate::engine::skillfile::{self, ParsedSkill, Rejection};
 use crate::engine::textread::{self, Keep, Route};
-pub use crate::engine::textread::{ReadOutcome, SilentReason};
+pub use crate::engine::textread::{ReadOutcome, SilentReason, Unread};
 use std::ffi::OsString;
 
 mod memo;
@@ -489,8 +489,9 @@ pub enum Outcome {
     Silent(SilentReason),
     /// Dropped with the warning at this index of [`Discovery::warnings`].
     Warned { warning: usize, rejection: Option<Box<Rejection>> },
-    /// The harness would hang reading it; dsh-skills skipped it (see `notes`).
-    Unreadable(&'static str),
+    /// The harness would block reading it, or read more of a device than dsh-skills holds;
+    /// dsh-skills skipped it (see `notes`).
+    Unreadable(&'static str, Unread),
     /// Became the provider candidate with this `local_order`.
     Candidate(usize),
     /// This entry's failure made the whole provider fail.
@@ -918,11 +919,9 @@ fn apply_entry(
             log.push(warning);
             return (Outcome::Warned { warning: log.len() - 1, rejection: None }, Some(path));
         }
-        Ok(ReadOutcome::Unreadable { what }) => {
-            scan.notes.push(format!(
-                "{path} is a {what}: the harness would block reading it; dsh-skills skipped it without opening it"
-            ));
-            return (Outcome::Unreadable(what), Some(path));
+        Ok(ReadOutcome::Unreadable { what, why }) => {
+            scan.notes.push(format!("{path} is a {what}: the harness {}; dsh-skills skipped it", why.harness()));
+            return (Outcome::Unreadable(what, why), Some(path));
         }
         Err(e) => {
             scan.error = Some(e);

@@ -253,6 +253,21 @@ pub fn special_kind(ft: &std::fs::FileType) -> &'static str {
     "special file"
 }
 
+/// A character or block device: what Node's `readFile` reads to its end, like a file of
+/// unknown size.
+pub fn is_device(ft: &std::fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        ft.is_char_device() || ft.is_block_device()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ft;
+        false
+    }
+}
+
 /// Open for reading without ever blocking on a FIFO or device.
 pub fn open_nonblocking(path: &str) -> io::Result<File> {
     let mut opts = std::fs::OpenOptions::new();

@@ -17,8 +17,11 @@
 //!
 //! Node's own limits are reproduced: `readFile` refuses files over 2 GiB
 //! (`ERR_FS_FILE_TOO_LARGE`), and V8 cannot hold a string of more than 0x1fffffe8 UTF-16 units.
-//! Where Node would block (a FIFO, a device) nothing is read: files are opened non-blocking and
-//! typed once open.
+//! Files are opened non-blocking and typed once open. Where Node would block (a FIFO, a device
+//! with nothing to read yet) nothing more is read. On the plain-Node route a character or block
+//! device is read as `readFile` reads a file of unknown size, until a read returns nothing
+//! (`/dev/null` is the empty string) or V8's string limit (`/dev/zero`); at most
+//! [`DEVICE_KEEP`] bytes of it are held.
 
 use crate::engine::nodefs::{self, Kind, NodeError, ResolveError};
 use std::borrow::Cow;
@@ -31,6 +34,9 @@ pub const V8_MAX_STRING: u64 = 0x1fff_ffe8;
 /// NUL in this many leading bytes makes the filesystem service call a file binary.
 pub const BINARY_SAMPLE_BYTES: usize = 8192;
 const CHUNK: usize = 64 * 1024;
+/// The most of a device's bytes dsh-skills holds. A device that ends after more than this (and
+/// before V8's string limit, where the harness fails) is left unread ([`Unread::TooLong`]).
+pub const DEVICE_KEEP: u64 = 16 << 20;
 
 /// How the harness reaches a skill file.
 #[derive(Clone, Copy, Debug)]
@@ -71,9 +77,29 @@ pub enum ReadOutcome {
         /// With [`Keep::Bytes`]: the file's bytes.
         bytes: Option<Vec<u8>>,
     },
-    /// The harness would block or read forever here (plain Node route); dsh-skills does not
-    /// open it.
-    Unreadable { what: &'static str },
+    /// The harness would block here, or read more of a device than dsh-skills holds (plain
+    /// Node route); dsh-skills does not read it (further).
+    Unreadable { what: &'static str, why: Unread },
+}
+
+/// Why dsh-skills leaves a file unread that the harness reads ([`ReadOutcome::Unreadable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unread {
+    /// The harness's read would wait: a FIFO, a device with nothing to read yet.
+    WouldBlock,
+    /// A device that gave more than [`DEVICE_KEEP`] bytes and then ended, short of V8's string
+    /// limit: the harness reads all of it.
+    TooLong,
+}
+
+impl Unread {
+    /// What the harness does with the file, for messages: "the harness {…}".
+    pub fn harness(self) -> &'static str {
+        match self {
+            Unread::WouldBlock => "would block reading it",
+            Unread::TooLong => "would read all of it, more than dsh-skills holds of a device (16 MiB)",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,7 +172,8 @@ pub fn read_skill_file(path: &str, route: Route<'_>, keep: Keep) -> Result<ReadO
 /// whole text, when it is a regular file of at most `limit` bytes of UTF-8. Read like every
 /// skill file ([`read_skill_file`]): never blocks on a FIFO or a device.
 pub fn read_text_beside(path: &str, limit: u64) -> Option<String> {
-    if std::fs::metadata(path).ok()?.len() > limit {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > limit {
         return None;
     }
     match read_skill_file(path, Route::Node, Keep::Bytes) {
@@ -192,7 +219,7 @@ fn read_node(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
         Ok(Decoded::Binary(_) | Decoded::InvalidUtf8(_)) => unreachable!("lossy decoding refuses nothing"),
         Err(Failure::Node(e)) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
         Err(Failure::Node(e)) => Err(Fatal::Node(e)),
-        Err(Failure::WouldBlock(what)) => Ok(ReadOutcome::Unreadable { what }),
+        Err(Failure::Unread(what, why)) => Ok(ReadOutcome::Unreadable { what, why }),
         Err(Failure::Fatal(e)) => Err(e),
     }
 }
@@ -266,7 +293,7 @@ fn service_text(path: &str, result: Result<Decoded, Failure>) -> Result<ReadOutc
         Err(Failure::Node(e)) if e.is_absent() => Ok(ReadOutcome::Silent(SilentReason::Missing)),
         Err(Failure::Node(e)) => Err(Fatal::Node(e)),
         // Swapped for a special file between stat and open: never read it.
-        Err(Failure::WouldBlock(what)) => Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))),
+        Err(Failure::Unread(what, _)) => Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))),
         Err(Failure::Fatal(e)) => Err(e),
     }
 }
@@ -285,8 +312,9 @@ enum Decoded {
 enum Failure {
     /// What Node's `readFile` would have thrown (EISDIR on a directory, a failed `read`).
     Node(NodeError),
-    /// Node's `readFile` would block or never finish here (a FIFO, a device). Carries the kind.
-    WouldBlock(&'static str),
+    /// Left unread: Node's `readFile` would block here (a FIFO, a device with nothing to read),
+    /// or a device gave more than dsh-skills holds. Carries the kind.
+    Unread(&'static str, Unread),
     /// Node's size limit or V8's string limit.
     Fatal(Fatal),
 }
@@ -309,7 +337,11 @@ fn read_open(
         return Err(Failure::Node(NodeError { code: "EISDIR", syscall: "read", path: None }));
     }
     if !ft.is_file() {
-        return Err(Failure::WouldBlock(nodefs::special_kind(&ft)));
+        let what = nodefs::special_kind(&ft);
+        if !strict && nodefs::is_device(&ft) {
+            return read_device(file, err_path, what, keep);
+        }
+        return Err(Failure::Unread(what, Unread::WouldBlock));
     }
     if meta.len() > NODE_MAX_FILE {
         return Err(Failure::Fatal(Fatal::TooLarge(meta.len())));
@@ -391,6 +423,49 @@ fn read_open(
         String::from_utf8_lossy(&kept).into_owned()
     };
     Ok(Decoded::Text(text))
+}
+
+/// A character or block device on the plain-Node route, read as Node 22's `readFile` reads a
+/// file whose `fstat` is not a regular file's: 64 KiB at a time, each chunk appended to the
+/// string (`result += decoder.write(buffer)`), until a read returns nothing. So `/dev/null` is
+/// the empty string, and a device without end (`/dev/zero`) grows the string until V8 refuses
+/// it: `RangeError: Invalid string length`, which fails the provider. dsh-skills reads as far
+/// (fast for `/dev/zero`), holding at most [`DEVICE_KEEP`] bytes, whatever `keep` says, so
+/// the verdict is the same for every [`Keep`]. The descriptor is non-blocking: a device with
+/// nothing to read yet, where Node's read would wait, is left.
+fn read_device(mut file: std::fs::File, err_path: &str, what: &'static str, keep: Keep) -> Result<Decoded, Failure> {
+    let mut buf = vec![0u8; CHUNK];
+    let mut kept = Vec::new();
+    let mut fence = FenceTracker::default();
+    let (mut total, mut utf16_units) = (0u64, 0u64);
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                return Err(Failure::Unread(what, Unread::WouldBlock));
+            }
+            Err(e) => return Err(Failure::Node(NodeError::from_io(&e, "read", err_path))),
+        };
+        let chunk = &buf[..n];
+        total += n as u64;
+        utf16_units += utf16_len_of_utf8(chunk);
+        if utf16_units > V8_MAX_STRING {
+            return Err(Failure::Fatal(Fatal::Js("RangeError: Invalid string length".into())));
+        }
+        if total <= DEVICE_KEEP {
+            let keep = if keep == Keep::Frontmatter { fence.feed(chunk) } else { n };
+            kept.extend_from_slice(&chunk[..keep]);
+        }
+    }
+    if total > DEVICE_KEEP {
+        return Err(Failure::Unread(what, Unread::TooLong));
+    }
+    Ok(match keep {
+        Keep::Bytes => Decoded::Bytes(FileBytes { bytes: kept, strict: false }),
+        Keep::Frontmatter | Keep::Whole => Decoded::Text(String::from_utf8_lossy(&kept).into_owned()),
+    })
 }
 
 /// All the bytes of a regular file already open (`meta` is its `fstat`). A read that comes
@@ -708,17 +783,18 @@ mod tests {
             std::os::unix::fs::symlink(at("nowhere"), at("dangling.md")).unwrap();
             let fifo = std::ffi::CString::new(at("fifo.md")).unwrap();
             assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+            std::os::unix::fs::symlink("/dev/null", at("null.md")).unwrap();
         }
         let verdict = |r: &Result<ReadOutcome, Fatal>| match r {
             Ok(ReadOutcome::Text(_) | ReadOutcome::Bytes(_)) => "text".to_string(),
             Ok(ReadOutcome::Silent(s)) => format!("{s:?}"),
             Ok(ReadOutcome::NotText { warning, .. }) => warning.clone(),
-            Ok(ReadOutcome::Unreadable { what }) => format!("unreadable {what}"),
+            Ok(ReadOutcome::Unreadable { what, why }) => format!("unreadable {what} {why:?}"),
             Err(e) => e.to_string(),
         };
         let names = ["plain.md", "bom.md", "nul.md", "latin1.md", "empty.md", "long.md", "dir.md", "link.md"];
         #[cfg(unix)]
-        let names = [&names[..], &["dangling.md", "fifo.md", "missing.md"]].concat();
+        let names = [&names[..], &["dangling.md", "fifo.md", "missing.md", "null.md"]].concat();
         for name in names {
             let path = at(name);
             for route in [Route::Node, Route::Service { key: None }, Route::Service { key: Some(&path) }] {
@@ -741,8 +817,16 @@ mod tests {
         #[cfg(unix)]
         {
             assert_eq!(service("fifo.md"), "NotAFile(\"FIFO\")");
-            assert_eq!(node("fifo.md"), "unreadable FIFO");
+            assert_eq!(node("fifo.md"), "unreadable FIFO WouldBlock");
             assert_eq!(service("dangling.md"), "Missing");
+            // A character device: the service skips it; plain Node reads it to its end, and
+            // /dev/null ends at once: the empty string.
+            assert_eq!(service("null.md"), "NotAFile(\"character device\")");
+            for keep in [Keep::Frontmatter, Keep::Whole] {
+                let Ok(ReadOutcome::Text(text)) = read_skill_file(&at("null.md"), Route::Node, keep) else { panic!() };
+                assert_eq!(text, "");
+            }
+            assert!(read_text_beside(&at("null.md"), 1 << 20).is_none(), "a glance reads no device");
         }
         let Ok(ReadOutcome::Text(front)) = read_skill_file(&at("bom.md"), Route::Node, Keep::Frontmatter) else {
             panic!()
@@ -761,6 +845,24 @@ mod tests {
             assert!(read_text_beside(&at("fifo.md"), 1 << 20).is_none());
             assert!(!starts_with_fence(&at("fifo.md")));
         }
+    }
+
+    /// `/dev/zero` on the plain-Node route: the harness's `readFile` grows its string until V8
+    /// refuses it and the provider fails; dsh-skills reads as far without holding it, and says the
+    /// same whatever it keeps. The service skips the device.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_endless_device_fails_like_the_harness_without_being_held() {
+        for keep in [Keep::Frontmatter, Keep::Bytes] {
+            match read_skill_file("/dev/zero", Route::Node, keep) {
+                Err(Fatal::Js(text)) => assert_eq!(text, "RangeError: Invalid string length"),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(matches!(
+            read_skill_file("/dev/zero", Route::Service { key: None }, Keep::Whole),
+            Ok(ReadOutcome::Silent(SilentReason::NotAFile("character device")))
+        ));
     }
 
     #[test]

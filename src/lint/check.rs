@@ -9,7 +9,7 @@
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::engine::js;
 use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
-use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason};
+use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason, Unread};
 use crate::engine::yaml::hashing::{FastMap, hash_str, map_with_capacity};
 use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
@@ -130,13 +130,17 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
     let bytes = match textread::read_skill_file(path, Route::Node, Keep::Bytes) {
         Ok(ReadOutcome::Bytes(file)) => file.into_bytes(),
         Ok(ReadOutcome::Silent(SilentReason::Missing)) => return result,
-        Ok(ReadOutcome::Silent(SilentReason::NotAFile(what)) | ReadOutcome::Unreadable { what }) => {
-            result.findings.push(not_regular(subject, what));
+        Ok(ReadOutcome::Silent(SilentReason::NotAFile(what))) => {
+            result.findings.push(not_regular(subject, what, Unread::WouldBlock));
+            return result;
+        }
+        Ok(ReadOutcome::Unreadable { what, why }) => {
+            result.findings.push(not_regular(subject, what, why));
             return result;
         }
         Ok(ReadOutcome::Text(_) | ReadOutcome::NotText { .. }) => unreachable!("plain Node keeps the bytes"),
         Err(Fatal::Node(e)) if e.code == "EISDIR" => {
-            result.findings.push(not_regular(subject, "a directory"));
+            result.findings.push(not_regular(subject, "a directory", Unread::WouldBlock));
             return result;
         }
         Err(Fatal::Node(e)) => {
@@ -308,14 +312,14 @@ pub fn check_bytes(
     result
 }
 
-fn not_regular(subject: &Subject, what: &str) -> Finding {
+fn not_regular(subject: &Subject, what: &str, why: Unread) -> Finding {
     let harness = if subject.node_mode && what == "a directory" {
         "in the bundled root the read fails with EISDIR: the harness's filesystem provider fails as a whole (`skill \
          provider \"filesystem\" skipped: Error: EISDIR: illegal operation on a directory, read`), and the model \
          gets no catalog"
             .to_string()
     } else if subject.node_mode {
-        format!("the harness would block reading {what}; dsh-skills does not open it")
+        format!("the harness {} ({what}); dsh-skills does not read it", why.harness())
     } else {
         "the harness skips this skill without a warning".to_string()
     };

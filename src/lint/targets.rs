@@ -205,12 +205,12 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
                     .help("make SKILL.md a regular file with the skill's frontmatter and instructions"),
                 );
             }
-            Outcome::Unreadable(what) => {
+            Outcome::Unreadable(what, why) => {
                 t.findings.push(Finding::new(
                     "skill-file-not-regular",
                     &locator,
                     format!("`SKILL.md` is a {what}, not a file"),
-                    "the harness would block reading it, in the bundled root; dsh-skills does not open it",
+                    format!("the harness {}, in the bundled root; dsh-skills does not read it", why.harness()),
                 ));
             }
             Outcome::Silent(SilentReason::Missing) => {

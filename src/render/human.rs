@@ -212,9 +212,9 @@ fn problems(snap: &Snapshot) -> Vec<Problem> {
                         log: None,
                         fix: None,
                     }),
-                    Outcome::Unreadable(what) => out.push(Problem {
+                    Outcome::Unreadable(what, why) => out.push(Problem {
                         path,
-                        words: format!("not read: it is a {what} (the harness would block on it)"),
+                        words: format!("not read: it is a {what} (the harness {})", why.harness()),
                         log: None,
                         fix: None,
                     }),

@@ -277,7 +277,15 @@ fn the_crates_package_and_build_as_published() {
         .output()
         .unwrap();
     let files = text(&listing.stdout);
-    for want in ["LICENSE-MIT", "LICENSE-APACHE", "CHANGELOG.md", "man/dsh-skills.1", "schemas/list.schema.json"] {
+    for want in [
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "CHANGELOG.md",
+        "man/dsh-skills.1",
+        "schemas/list.schema.json",
+        "src/engine/collate/data/collation_root_v1.rs.data",
+        "src/engine/collate/data/LICENSE",
+    ] {
         assert!(files.lines().any(|l| l == want), "the package lacks {want}:\n{files}");
     }
 }
