@@ -77,10 +77,12 @@ def main():
     ap.add_argument("--skills", type=int, default=10000)
     ap.add_argument("--noise", type=int, default=0)
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--no-build", action="store_true", help="use target/release/dsh-skills as it is")
     args = ap.parse_args()
     if not shutil.which("hyperfine"):
         sys.exit("bench: hyperfine is required (apt-get install hyperfine)")
-    subprocess.run(["cargo", "build", "--release", "--locked"], cwd=REPO, check=True)
+    if not args.no_build:
+        subprocess.run(["cargo", "build", "--release", "--locked"], cwd=REPO, check=True)
     top = os.path.join(REPO, "target", "bench", f"collection-{args.skills}-{args.noise}")
     generate(top, args.skills, args.noise)
     home = os.path.join(REPO, "target", "bench", "empty-home")

@@ -226,7 +226,14 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
     drop(bundles_seen);
     let results = crate::engine::discover::par_map(&work, |(s, first_in_bundle)| {
         let links = if *first_in_bundle { bundle::check_symlinks(s) } else { Vec::new() };
-        (s.checked.is_none().then(|| Box::new(check::check_file(s, &check_opts))), links)
+        let own = s.checked.is_none().then(|| {
+            // Checked here (named on the command line, or outside the roots): trimmed as
+            // discovery's pass trims, since every result is held until the fold.
+            let mut r = check::check_file(s, &check_opts);
+            crate::lint::pass::keep_what_lint_needs(&mut r, &s.path, &opts.config, &opts.compat);
+            Box::new(r)
+        });
+        (own, links)
     });
     // Paths that discovery-level findings point at keep their text for snippets, as far as
     // those findings reach into it (all of it for one with a fix).

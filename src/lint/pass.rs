@@ -18,35 +18,48 @@ impl crate::engine::discover::FileCheck for InPass {
     fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
         let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
         let mut result = super::check::check_bytes(&subject, file.bytes, file.yaml, &self.opts);
-        result.findings.retain(|f| f.severity == Severity::Error || self.config.level(f, &self.opts.compat).is_some());
-        // Kept until lint folds it into the report, beside every other file's: no spare room.
-        result.findings.shrink_to_fit();
-        let Some(src) = &mut result.source else { return Box::new(result) };
-        // Suppression comments are matched against every finding, later: keep such a text.
-        if result.frontmatter.as_ref().is_some_and(|fm| {
-            let (sup, bad) = super::config::Suppressions::scan(src, fm.clone(), &subject.path);
-            !sup.is_empty() || !bad.is_empty()
-        }) || result.findings.iter().any(|f| f.fix.is_some() || f.path != subject.path)
-        {
-            return Box::new(result);
-        }
-        if result.findings.is_empty() && result.harness_warning.is_none() {
-            result.source = None;
-            result.text_partial = true;
-            return Box::new(result);
-        }
-        // Positions and snippets need the text up to the end of the last line a finding
-        // points into; the rest goes.
-        let last = result
-            .findings
-            .iter()
-            .flat_map(|f| {
-                f.span.iter().chain(f.related.iter().filter(|r| r.path == f.path).filter_map(|r| r.span.as_ref()))
-            })
-            .map(|s| s.end.max(s.start + 1) - 1)
-            .max();
-        let cut = last.map_or(0, |at| src.end_of_line_at(at));
-        result.text_partial |= src.shorten_to(cut);
+        keep_what_lint_needs(&mut result, &subject.path, &self.config, &self.opts.compat);
         Box::new(result)
     }
+}
+
+/// Drop from a file's check what lint will not need once every file is checked: findings the
+/// configuration turns off, and the text, or all of it past the last line a finding points
+/// into. A file with no finding and no suppression comment keeps no text. Every file's result
+/// is held until lint folds it into the report, so this is what keeps memory flat.
+pub fn keep_what_lint_needs(
+    result: &mut super::check::FileResult,
+    path: &str,
+    config: &super::config::Config,
+    compat: &[super::Compat],
+) {
+    result.findings.retain(|f| f.severity == Severity::Error || config.level(f, compat).is_some());
+    // Kept until lint folds it into the report, beside every other file's: no spare room.
+    result.findings.shrink_to_fit();
+    let Some(src) = &mut result.source else { return };
+    // Suppression comments are matched against every finding, later: keep such a text.
+    if result.frontmatter.as_ref().is_some_and(|fm| {
+        let (sup, bad) = super::config::Suppressions::scan(src, fm.clone(), path);
+        !sup.is_empty() || !bad.is_empty()
+    }) || result.findings.iter().any(|f| f.fix.is_some() || f.path != path)
+    {
+        return;
+    }
+    if result.findings.is_empty() && result.harness_warning.is_none() {
+        result.source = None;
+        result.text_partial = true;
+        return;
+    }
+    // Positions and snippets need the text up to the end of the last line a finding points
+    // into; the rest goes.
+    let last = result
+        .findings
+        .iter()
+        .flat_map(|f| {
+            f.span.iter().chain(f.related.iter().filter(|r| r.path == f.path).filter_map(|r| r.span.as_ref()))
+        })
+        .map(|s| s.end.max(s.start + 1) - 1)
+        .max();
+    let cut = last.map_or(0, |at| src.end_of_line_at(at));
+    result.text_partial |= src.shorten_to(cut);
 }
