@@ -670,10 +670,12 @@ impl<'a, 'b> Composer<'a, 'b> {
         };
         let line_start = self.lexer_line_start(node.start);
         // the first key of a map that starts on the same line is covered by the map's check
+        // (not an explicit one: the map starts at its `?`, the white space after it is the key's)
         let first_key_same_line = is_key
             && matches!(&parent.kind, NodeKind::Map { pairs, .. } if pairs.is_empty())
             && indent::line_start(text, parent.start) == line_start
-            && parent.start <= node.start;
+            && parent.start <= node.start
+            && !self.is_explicit_key(id);
         let prefix_only_ws =
             text[line_start..node.start].bytes().all(|c| matches!(c, b' ' | b'\t' | b'-' | b'?' | b':'));
         let seg_start = match prev_end {
