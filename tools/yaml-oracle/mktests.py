@@ -457,6 +457,26 @@ CASES = [
     ("flow_tag_before_q", "{!!str ?}\n"),
     ("flow_anchor_before_q_later_item", "{a: 1, &x ? b}\n"),
     ("flow_anchor_comment_before_q", "[&x # c\n ?]\n"),
+    # tab-only lines after an empty value (case 128)
+    ("empty_value_tab_line", "name: tab-line\nlicense:\n\t\ndescription: x\n"),
+    ("empty_value_tab_line_eof", "a:\n\t"),
+    ("empty_value_tab_line_last", "a:\n\t\n"),
+    ("empty_value_blank_then_tab", "a:\n\n\t\nb: 1\n"),
+    ("empty_value_tab_then_blank", "a:\n\t\n\nb: 1\n"),
+    ("empty_value_indented_tab", "a:\n  \t\nb: 1\n"),
+    ("empty_value_tab_nested", "m:\n  a:\n  \t\n  b: 1\n"),
+    ("empty_value_tab_nested_deeper", "m:\n  a:\n   \t\n  b: 1\n"),
+    ("empty_value_tab_nested_pop", "m:\n  a:\n\t\nb: 1\n"),
+    ("empty_value_anchor_tab_line", "a: &x\n\t\nb: 1\n"),
+    ("empty_value_tab_comment", "a:\n\t# c\nb: 1\n"),
+    ("empty_value_indented_comment_tab", "a:\n  # c\n\t\nb: 1\n"),
+    ("value_tab_line", "a: 1\n\t\nb: 1\n"),
+    ("explicit_no_value_tab_line", "? a\n\t\nb: 1\n"),
+    ("explicit_tab_line_value", "? a\n\t\n: b\n"),
+    ("empty_value_tab_line_empty_key", "a:\n\t\n: b\n"),
+    ("empty_value_tab_line_seq", "a:\n\t\n- 1\n"),
+    ("empty_value_tab_line_crlf", "a:\r\n\t\r\nb: 1\r\n"),
+    ("empty_value_two_tab_lines", "a: b\nc:\n\t\nd: 1\ne:\n\t\nf: 2\n"),
 ]
 
 RELAXED = {'deep_flow'}

@@ -4346,3 +4346,195 @@ fn oracle_flow_anchor_comment_before_q() {
         "YAMLParseError: Anchors and tags must be after the ? indicator at line 2, column 2:\n\n[&x # c\n ?]\n ^\n",
     );
 }
+
+#[test]
+fn oracle_empty_value_tab_line() {
+    let text = "name: tab-line\nlicense:\n\t\ndescription: x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 1:\n\nlicense:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_line_eof() {
+    let text = "a:\n\t";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_line_last() {
+    let text = "a:\n\t\n";
+    let expected = r##"{"obj": [["a", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_blank_then_tab() {
+    let text = "a:\n\n\t\nb: 1\n";
+    let expected = r##"{"obj": [["a", null], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_then_blank() {
+    let text = "a:\n\t\n\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_indented_tab() {
+    let text = "a:\n  \t\nb: 1\n";
+    let expected = r##"{"obj": [["a", null], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_nested() {
+    let text = "m:\n  a:\n  \t\n  b: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 3)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 3:\n\n  a:\n  \t\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_nested_deeper() {
+    let text = "m:\n  a:\n   \t\n  b: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["a", null], ["b", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_nested_pop() {
+    let text = "m:\n  a:\n\t\nb: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["a", null]]}], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_anchor_tab_line() {
+    let text = "a: &x\n\t\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na: &x\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_comment() {
+    let text = "a:\n\t# c\nb: 1\n";
+    let expected = r##"{"obj": [["a", null], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_indented_comment_tab() {
+    let text = "a:\n  # c\n\t\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 1:\n\n  # c\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_value_tab_line() {
+    let text = "a: 1\n\t\nb: 1\n";
+    let expected = r##"{"obj": [["a", {"num": "1"}], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_explicit_no_value_tab_line() {
+    let text = "? a\n\t\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\n? a\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_explicit_tab_line_value() {
+    let text = "? a\n\t\n: b\n";
+    let expected = r##"{"obj": [["a", "b"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_line_empty_key() {
+    let text = "a:\n\t\n: b\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_line_seq() {
+    let text = "a:\n\t\n- 1\n";
+    let expected = r##"{"obj": [["a", [{"num": "1"}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_line_crlf() {
+    let text = "a:\r\n\t\r\nb: 1\r\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\r\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_two_tab_lines() {
+    let text = "a: b\nc:\n\t\nd: 1\ne:\n\t\nf: 2\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 1:\n\nc:\n\t\n^\n",
+    );
+}
