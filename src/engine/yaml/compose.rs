@@ -670,10 +670,12 @@ impl<'a, 'b> Composer<'a, 'b> {
         };
         let line_start = self.lexer_line_start(node.start);
         // the first key of a map that starts on the same line is covered by the map's check
+        // (not an explicit one: the map starts at its `?`, the white space after it is the key's)
         let first_key_same_line = is_key
             && matches!(&parent.kind, NodeKind::Map { pairs, .. } if pairs.is_empty())
             && indent::line_start(text, parent.start) == line_start
-            && parent.start <= node.start;
+            && parent.start <= node.start
+            && !self.is_explicit_key(id);
         let prefix_only_ws =
             text[line_start..node.start].bytes().all(|c| matches!(c, b' ' | b'\t' | b'-' | b'?' | b':'));
         let seg_start = match prev_end {
@@ -1489,6 +1491,7 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         if !flow && frame.is_map {
             self.map_comment_check(id, frame.indent);
+            self.empty_value_tab_check(id, frame.indent);
         }
         if frame.flow && frame.is_map {
             self.flow_value_comment_check(id);
@@ -1635,6 +1638,109 @@ impl<'a, 'b> Composer<'a, 'b> {
         }
         if let Some(pos) = last {
             self.diags.error(Diag::new("YAMLParseError", "Map comment with trailing content".into(), pos, None));
+        }
+    }
+
+    /// A line holding only white space with a tab, not indented past the block map, after an
+    /// empty value (`license:\n\t\nname: x`): `Parser.blockMap` puts the line breaks, white space
+    /// and comments that follow `key:` into the value's `sep`, up to the next entry, which takes
+    /// them from the second line break on (after the value's last anchor, tag, indicator or
+    /// indented comment) when it is at the map's indentation; a tab token left last in `sep` on
+    /// its own line is `Tabs are not allowed as indentation` for `resolveProps` when its
+    /// indentation is not past the map's. So `a:\n\t\nb: 1` and `a:\n\t` (at the end) fail, and
+    /// `a:\n\n\t\nb: 1`, `a:\n\t\n` (the line break after it is last) and `a:\n  \t\nb: 1` do not.
+    fn empty_value_tab_check(&mut self, id: usize, indent: usize) {
+        let NodeKind::Map { pairs, .. } = &self.nodes[id].kind else {
+            return;
+        };
+        let text = self.src.text;
+        let b = &text.as_bytes()[..self.limit.min(text.len())];
+        let ws_after = |j: usize| matches!(b.get(j), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+        let mut found = Vec::new();
+        for (n, &(k, v)) in pairs.iter().enumerate() {
+            // (an empty scalar's span may be the token after it)
+            let empty = matches!(&self.nodes[v].kind, NodeKind::Scalar { style: ScalarStyle::Plain, source, value }
+                if source.is_empty() && matches!(value, Scalar::Null) || matches!(value, Scalar::Str(s) if s.is_empty()));
+            if !empty {
+                continue;
+            }
+            let explicit = self.is_explicit_key(k);
+            let (mut sep, mut colon) = (explicit, false);
+            let mut newlines = Vec::new();
+            let mut i = self.nodes[k].end;
+            while i < b.len() {
+                // a token at the map's indentation starting a line is the next entry's (but a
+                // `:` after an explicit key without one is that key's)
+                if !newlines.is_empty()
+                    && matches!(b[i], b':' | b'&' | b'!')
+                    && !(b[i] == b':' && explicit && !colon)
+                    && {
+                        let ls = indent::line_start(text, i);
+                        i - ls == indent && b[ls..i].iter().all(|&c| c == b' ')
+                    }
+                {
+                    break;
+                }
+                match b[i] {
+                    b' ' | b'\t' | b'\r' => i += 1,
+                    b'\n' => {
+                        newlines.push(i);
+                        i += 1;
+                    }
+                    b'#' => {
+                        let ls = indent::line_start(text, i);
+                        if b[ls..i].iter().all(|&c| c == b' ') && i - ls > indent {
+                            newlines.clear();
+                        }
+                        while i < b.len() && b[i] != b'\n' {
+                            i += 1;
+                        }
+                    }
+                    b':' if ws_after(i + 1) => {
+                        (sep, colon) = (true, true);
+                        newlines.clear();
+                        i += 1;
+                    }
+                    b'&' | b'!' => {
+                        newlines.clear();
+                        while i < b.len() && !ws_after(i) {
+                            i += 1;
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            if !sep {
+                continue;
+            }
+            // the last line left in the value's `sep`, when nothing follows it there
+            let line = if i >= b.len() {
+                match newlines.last() {
+                    Some(&nl) => (nl + 1, b.len()),
+                    None => continue,
+                }
+            } else {
+                let next_entry = pairs.get(n + 1).is_some()
+                    && indent::column(text, i) == indent
+                    && !(b[i] == b'-' && ws_after(i + 1));
+                match (next_entry, newlines.get(..2)) {
+                    (true, Some(&[a, z])) => (a + 1, z),
+                    _ => continue,
+                }
+            };
+            let (ls, mut le) = line;
+            if le > ls && b[le - 1] == b'\r' {
+                le -= 1;
+            }
+            let sp = b[ls..le].iter().take_while(|&&c| c == b' ').count();
+            let rest = &b[ls + sp..le];
+            if sp <= indent && rest.first() == Some(&b'\t') && rest.iter().all(|&c| matches!(c, b' ' | b'\t')) {
+                found.push((ls + sp, le));
+            }
+        }
+        for (pos, end) in found {
+            let d = Diag::new("YAMLParseError", "Tabs are not allowed as indentation".into(), pos, Some(end));
+            self.diags.error_before(d, pos);
         }
     }
 

@@ -271,7 +271,12 @@ impl St<'_> {
             return false;
         }
         let b = self.text.as_bytes();
-        let mut i = self.doc.nodes[k].end.min(b.len());
+        // an empty key's span is the token after it (`}` of `{? }`, `:` of `{? :}`)
+        let kn = &self.doc.nodes[k];
+        let key_empty = matches!(&kn.kind, NodeKind::Scalar { value: Scalar::Null, style: ScalarStyle::Plain, source } if source.is_empty())
+            && kn.anchor.is_none()
+            && kn.tag.is_none();
+        let mut i = if key_empty { kn.start } else { kn.end }.min(b.len());
         loop {
             while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
                 i += 1;

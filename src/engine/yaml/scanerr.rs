@@ -77,6 +77,40 @@ pub(crate) fn token_type_at(b: &[u8], i: usize, in_flow: bool) -> (&'static str,
     }
 }
 
+/// End of what comes before `p` once white space, line breaks and comments are skipped backwards.
+fn prev_significant(b: &[u8], mut p: usize) -> usize {
+    loop {
+        while p > 0 && matches!(b[p - 1], b' ' | b'\t' | b'\r') {
+            p -= 1;
+        }
+        if p == 0 || b[p - 1] != b'\n' {
+            return p;
+        }
+        p -= 1;
+        // the line before, without its comment
+        let ls = b[..p].iter().rposition(|&c| c == b'\n').map_or(0, |k| k + 1);
+        if let Some(c) = (ls..p).find(|&k| b[k] == b'#' && (k == ls || is_ws(b[k - 1]))) {
+            p = c;
+        }
+    }
+}
+
+/// Start of the next token from `i`, skipping white space, line breaks and comments.
+fn next_significant(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
 fn line_end(b: &[u8], i: usize) -> usize {
     let mut e = b[i.min(b.len())..].iter().position(|&c| c == b'\n').map_or(b.len(), |k| i + k);
     if e > i && b[e - 1] == b'\r' {
@@ -185,6 +219,59 @@ impl Composer<'_, '_> {
             (n.end == p && matches!(n.kind, NodeKind::Map { flow: true, .. } | NodeKind::Seq { flow: true, .. }))
                 .then_some(n.content_start)
         })
+    }
+
+    /// An explicit key indicator `?` at `m` in a flow collection where saphyr wanted a node or a
+    /// `,`: npm yaml's parser makes it the start of a new item (`{a: ?}`: the `?` ends the value
+    /// of `a`), or adds it to the current item's start (`[&1 ?]`, `[? ?]`), and its
+    /// `resolveProps`/`resolveFlowCollection` report that item.
+    fn flow_explicit_key_error(&self, m: usize) -> Option<Diag> {
+        let b = self.text_bytes();
+        let (is_map, _) = self.innermost_flow()?;
+        let is_ind = b.get(m) == Some(&b'?')
+            && (indent::is_empty(b.get(m + 1).copied())
+                || matches!(b.get(m + 1), Some(b',' | b'[' | b']' | b'{' | b'}')));
+        if !is_ind {
+            return None;
+        }
+        let name = if is_map { "flow map" } else { "flow sequence" };
+        // anchors and tags right before it
+        let mut p = prev_significant(b, m);
+        let mut props = false;
+        loop {
+            let mut t = p;
+            while t > 0 && !matches!(b[t - 1], b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' | b'{' | b'}') {
+                t -= 1;
+            }
+            if t < p && matches!(b[t], b'&' | b'!') {
+                props = true;
+                p = prev_significant(b, t);
+                continue;
+            }
+            break;
+        }
+        let before = p.checked_sub(1).map(|k| b[k]);
+        let indicator_before =
+            p >= 1 && (p == 1 || matches!(b[p - 2], b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b'{'));
+        let msg = match before {
+            // in the item's start before its `?` (`[&1 ?]`, `[? &x ?]`)
+            Some(b'[' | b'{' | b',') if props => "Anchors and tags must be after the ? indicator".to_string(),
+            Some(b'?') if props && indicator_before => "Anchors and tags must be after the ? indicator".to_string(),
+            // a second `?` in the item's start
+            Some(b'?') if indicator_before => format!("Unexpected ? in {name}"),
+            // after a value indicator: a new item without a `,` before it, reported where its
+            // props end (after the white space, line breaks and comments that follow the `?`)
+            Some(b':') => {
+                return Some(Diag::new(
+                    "YAMLParseError",
+                    format!("Missing , between {name} items"),
+                    next_significant(b, m + 1),
+                    None,
+                ));
+            }
+            _ => return None,
+        };
+        Some(Diag::new("YAMLParseError", msg, m, None))
     }
 
     /// Start of the line after the last composed node (npm yaml's `offset`
@@ -602,6 +689,11 @@ impl Composer<'_, '_> {
                 if m >= cut || info == "invalid indentation in flow construct" {
                     return self.missing_flow_end(node, is_map, at_root);
                 }
+                if ch == Some(b'?')
+                    && let Some(d) = self.flow_explicit_key_error(m)
+                {
+                    return d;
+                }
                 let mut p = m;
                 while p > 0 && is_ws(b[p - 1]) {
                     p -= 1;
@@ -616,6 +708,11 @@ impl Composer<'_, '_> {
                 })
             }
             "while parsing a node, did not find expected node content" => {
+                if ch == Some(b'?')
+                    && let Some(d) = self.flow_explicit_key_error(m)
+                {
+                    return d;
+                }
                 if ch == Some(b',') {
                     let name = match self.innermost_flow() {
                         Some((true, _)) => "flow map",
@@ -673,6 +770,7 @@ impl Composer<'_, '_> {
                 }
             }
             "tabs disallowed within this context (block indentation)"
+            | "tabs disallowed in this context"
             | "tab cannot be used as indentation"
             | "'-' must be followed by a valid YAML whitespace" => {
                 // the whitespace run with the tab on the marker's line

@@ -3930,3 +3930,611 @@ fn oracle_flow_key_multiline_error_at_bracket() {
         "YAMLParseError: Implicit keys need to be on a single line at line 2, column 3:\n\nm:\n  [ a,\n  ^\n",
     );
 }
+
+#[test]
+fn oracle_qtab_block() {
+    let text = "?\tk\n: v\n";
+    let expected = r##"{"obj": [["k", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_qtab_nested() {
+    let text = "metadata:\n  ?\tk\n  : v\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["k", "v"]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_qtab_space_tab() {
+    let text = "? \tk\n: v\n";
+    let expected = r##"{"obj": [["k", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_qtab_empty_key() {
+    let text = "?\t\n: v\n";
+    let expected = r##"{"obj": [["", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_qtab_comment() {
+    let text = "?\t# c\n: v\n";
+    let expected = r##"{"obj": [["", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_qtab_quoted_key() {
+    let text = "?\t\"k\"\n: v\n";
+    let expected = r##"{"obj": [["k", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_qtab_seq_err() {
+    let text = "?\t- a\n: v\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 2:\n\n?\t- a\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_qtab_compact_map_err() {
+    let text = "?\tk: x\n: v\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 2:\n\n?\tk: x\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_qtab_space_tab_compact_map_err() {
+    let text = "? \tk: x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 2:\n\n? \tk: x\n ^^\n",
+    );
+}
+
+#[test]
+fn oracle_qtab_anchor_err() {
+    let text = "?\t&a k\n: v\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 2:\n\n?\t&a k\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_qtab_second_key_err() {
+    let text = "?\t? k\n: v\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((1, 2)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 1, column 2:\n\n?\t? k\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_qtab_after_entry() {
+    let text = "a: 1\n?\tk\n: v\n";
+    let expected = r##"{"obj": [["a", {"num": "1"}], ["k", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_qtab_in_seq() {
+    let text = "- ?\tk\n  : v\n";
+    let expected = r##"[{"obj": [["k", "v"]]}]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_q_newline_tab_line() {
+    let text = "? \n\t\nb: 1\n";
+    let expected = r##"{"obj": [["", null], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_q_newline_tab_key_err() {
+    let text = "?\n\tk\n: v\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\n?\n\tk\n^\n",
+    );
+}
+
+#[test]
+fn oracle_q_newline_spaces_tab_key() {
+    let text = "? \n  \tk\n: v\n";
+    let expected = r##"{"obj": [["k", "v"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_q_newline_tab_seq_err() {
+    let text = "?\n\t- a\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\n?\n\t- a\n^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_qtab_map() {
+    let text = "metadata: {?\tk: v}\n";
+    let expected = r##"{"obj": [["metadata", {"obj": [["k", "v"]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_qtab_seq() {
+    let text = "[?\tk]\n";
+    let expected = r##"[{"obj": [["k", null]]}]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_qtab_empty() {
+    let text = "{?\t}\n";
+    let expected = r##"{"obj": [["", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_q_newline_tab() {
+    let text = "[?\n\tk]\n";
+    let expected = r##"[{"obj": [["k", null]]}]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_bare_q_seq() {
+    let text = "[?]\n";
+    let expected = r##"[{"obj": [["", null]]}]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_bare_q_map() {
+    let text = "{?}\n";
+    let expected = r##"{"obj": [["", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_bare_q_after_item() {
+    let text = "[a, ?]\n";
+    let expected = r##"["a", {"obj": [["", null]]}]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_bare_q_comma() {
+    let text = "{?,}\n";
+    let expected = r##"{"obj": [["", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_q_space_close() {
+    let text = "[? ]\n";
+    let expected = r##"[{"obj": [["", null]]}]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_q_comma_item() {
+    let text = "[? , a]\n";
+    let expected = r##"[{"obj": [["", null]]}, "a"]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_q_empty_value() {
+    let text = "[? : x]\n";
+    let expected = r##"[{"obj": [["", "x"]]}]"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_bare_q_value_err() {
+    let text = "metadata: {a: ?}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Missing , between flow map items",
+        Some((1, 16)),
+        "YAMLParseError: Missing , between flow map items at line 1, column 16:\n\nmetadata: {a: ?}\n               ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_bare_q_value_comma_err() {
+    let text = "{a: ?,b: 1}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Missing , between flow map items",
+        Some((1, 6)),
+        "YAMLParseError: Missing , between flow map items at line 1, column 6:\n\n{a: ?,b: 1}\n     ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_q_value_space_err() {
+    let text = "{a: ? x}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Missing , between flow map items",
+        Some((1, 7)),
+        "YAMLParseError: Missing , between flow map items at line 1, column 7:\n\n{a: ? x}\n      ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_q_value_newline_err() {
+    let text = "{a: ?\n}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Missing , between flow map items",
+        Some((2, 1)),
+        "YAMLParseError: Missing , between flow map items at line 2, column 1:\n\n{a: ?\n}\n^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_q_value_seq_pair_err() {
+    let text = "[a: ?]\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Missing , between flow sequence items",
+        Some((1, 6)),
+        "YAMLParseError: Missing , between flow sequence items at line 1, column 6:\n\n[a: ?]\n     ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_q_value_anchor_err() {
+    let text = "{a: &x ?}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Missing , between flow map items",
+        Some((1, 9)),
+        "YAMLParseError: Missing , between flow map items at line 1, column 9:\n\n{a: &x ?}\n        ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_q_twice_err() {
+    let text = "[? ?]\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Unexpected ? in flow sequence",
+        Some((1, 4)),
+        "YAMLParseError: Unexpected ? in flow sequence at line 1, column 4:\n\n[? ?]\n   ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_bare_q_key_stringified() {
+    let text = "[?]: x\n";
+    let expected = r##"{"obj": [["[ { ? } ]", "x"]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"[ { ? } ]\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_q_key_stringified() {
+    let text = "{? }: x\n";
+    let expected = r##"{"obj": [["{ ? }", "x"]]}"##;
+    let warnings: &[&str] = &[
+        "Warning: Keys with collection values will be stringified due to JS Object restrictions: \"{ ? }\". Set mapAsMap: true to use object keys.",
+    ];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_flow_anchor_before_q() {
+    let text = "metadata: [&1 ?]\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Anchors and tags must be after the ? indicator",
+        Some((1, 15)),
+        "YAMLParseError: Anchors and tags must be after the ? indicator at line 1, column 15:\n\nmetadata: [&1 ?]\n              ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_anchor_before_q_key() {
+    let text = "[&1 ? x]\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Anchors and tags must be after the ? indicator",
+        Some((1, 5)),
+        "YAMLParseError: Anchors and tags must be after the ? indicator at line 1, column 5:\n\n[&1 ? x]\n    ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_tag_before_q() {
+    let text = "{!!str ?}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Anchors and tags must be after the ? indicator",
+        Some((1, 8)),
+        "YAMLParseError: Anchors and tags must be after the ? indicator at line 1, column 8:\n\n{!!str ?}\n       ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_anchor_before_q_later_item() {
+    let text = "{a: 1, &x ? b}\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Anchors and tags must be after the ? indicator",
+        Some((1, 11)),
+        "YAMLParseError: Anchors and tags must be after the ? indicator at line 1, column 11:\n\n{a: 1, &x ? b}\n          ^\n",
+    );
+}
+
+#[test]
+fn oracle_flow_anchor_comment_before_q() {
+    let text = "[&x # c\n ?]\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Anchors and tags must be after the ? indicator",
+        Some((2, 2)),
+        "YAMLParseError: Anchors and tags must be after the ? indicator at line 2, column 2:\n\n[&x # c\n ?]\n ^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_line() {
+    let text = "name: tab-line\nlicense:\n\t\ndescription: x\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 1:\n\nlicense:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_line_eof() {
+    let text = "a:\n\t";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_line_last() {
+    let text = "a:\n\t\n";
+    let expected = r##"{"obj": [["a", null]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_blank_then_tab() {
+    let text = "a:\n\n\t\nb: 1\n";
+    let expected = r##"{"obj": [["a", null], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_then_blank() {
+    let text = "a:\n\t\n\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_indented_tab() {
+    let text = "a:\n  \t\nb: 1\n";
+    let expected = r##"{"obj": [["a", null], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_nested() {
+    let text = "m:\n  a:\n  \t\n  b: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 3)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 3:\n\n  a:\n  \t\n  ^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_nested_deeper() {
+    let text = "m:\n  a:\n   \t\n  b: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["a", null], ["b", {"num": "1"}]]}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_nested_pop() {
+    let text = "m:\n  a:\n\t\nb: 1\n";
+    let expected = r##"{"obj": [["m", {"obj": [["a", null]]}], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_anchor_tab_line() {
+    let text = "a: &x\n\t\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na: &x\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_comment() {
+    let text = "a:\n\t# c\nb: 1\n";
+    let expected = r##"{"obj": [["a", null], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_indented_comment_tab() {
+    let text = "a:\n  # c\n\t\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 1:\n\n  # c\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_value_tab_line() {
+    let text = "a: 1\n\t\nb: 1\n";
+    let expected = r##"{"obj": [["a", {"num": "1"}], ["b", {"num": "1"}]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_explicit_no_value_tab_line() {
+    let text = "? a\n\t\nb: 1\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\n? a\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_explicit_tab_line_value() {
+    let text = "? a\n\t\n: b\n";
+    let expected = r##"{"obj": [["a", "b"]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_line_empty_key() {
+    let text = "a:\n\t\n: b\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_tab_line_seq() {
+    let text = "a:\n\t\n- 1\n";
+    let expected = r##"{"obj": [["a", [{"num": "1"}]]]}"##;
+    let warnings: &[&str] = &[];
+    check_ok(text, expected, warnings);
+}
+
+#[test]
+fn oracle_empty_value_tab_line_crlf() {
+    let text = "a:\r\n\t\r\nb: 1\r\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((2, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 2, column 1:\n\na:\r\n\t\n^\n",
+    );
+}
+
+#[test]
+fn oracle_empty_value_two_tab_lines() {
+    let text = "a: b\nc:\n\t\nd: 1\ne:\n\t\nf: 2\n";
+    check_err(
+        text,
+        "YAMLParseError",
+        "Tabs are not allowed as indentation",
+        Some((3, 1)),
+        "YAMLParseError: Tabs are not allowed as indentation at line 3, column 1:\n\nc:\n\t\n^\n",
+    );
+}

@@ -1259,7 +1259,8 @@ impl<'input, T: Input> Parser<'input, T> {
         if let Token(mark, TokenType::Value | TokenType::FlowEntry | TokenType::FlowSequenceEnd) =
             *self.peek_token()?
         {
-            self.skip();
+            // dsh-skills patch (17): the token is left for the value state (upstream skipped it,
+            // losing the `:` of `[? : x]`, the `,` of `[? , a]` and the `]` of `[? ]`)
             self.state = State::FlowSequenceEntryMappingValue;
             Ok((Event::empty_scalar(), mark))
         } else {

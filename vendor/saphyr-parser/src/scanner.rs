@@ -21,7 +21,7 @@ use thiserror::Error;
 
 use crate::{
     char_traits::{
-        as_hex, is_anchor_char, is_blank_or_breakz, is_break, is_breakz, is_flow, is_hex,
+        as_hex, is_anchor_char, is_blank, is_blank_or_breakz, is_break, is_breakz, is_flow, is_hex,
         is_tag_char, is_uri_char, is_yaml_non_break,
     },
     input::{Input, SkipTabs},
@@ -973,7 +973,9 @@ impl<'input, T: Input> Scanner<'input, T> {
             '}' => self.fetch_flow_collection_end(TokenType::FlowMappingEnd),
             ',' => self.fetch_flow_entry(),
             '-' if nc_blank => self.fetch_block_entry(),
-            '?' if nc_blank => self.fetch_key(),
+            // dsh-skills patch (17): in a flow collection npm yaml's lexer reads `?` followed by a
+            // flow indicator as the explicit key indicator (`[?]`, `{a: 1, ?}`, `{?,}`)
+            '?' if nc_blank || (self.flow_level > 0 && is_flow(nc)) => self.fetch_key(),
             ':' if nc_blank => self.fetch_value(),
             ':' if self.flow_level > 0
                 && (is_flow(nc) || self.mark.index == self.adjacent_value_allowed_at) =>
@@ -1220,7 +1222,11 @@ impl<'input, T: Input> Scanner<'input, T> {
         let mut need_whitespace = true;
         loop {
             match self.input.look_ch() {
-                ' ' => {
+                // dsh-skills patch (17): tabs too, as npm yaml's lexer does after `?`
+                // (`pushSpaces(true)`: `?\tk`, `? \tk`); the layer reports those npm yaml's
+                // `resolveProps` takes for indentation (`?\t- a`, `?\tk: x`, `?\n\tk`; not
+                // `? \n\t\nb: 1`, `? \n  \tk`, nor in a flow collection)
+                ' ' | '\t' => {
                     self.skip_blank();
 
                     need_whitespace = false;
@@ -2913,14 +2919,16 @@ impl<'input, T: Input> Scanner<'input, T> {
         // dsh-skills patch (15): a lone `\r` after `?` is the white space npm yaml needs there
         // (and content of the key that follows)
         let next = self.input.look_ch();
-        if !self.is_cr(next) {
+        // dsh-skills patch (17): in a flow collection npm yaml needs no white space before a flow
+        // indicator (`[?]`), and line breaks and comments are left to `skip_to_next_token`, which
+        // notes them for patch 16 (`k: [?\n]`); tabs are white space here
+        // (`skip_yaml_whitespace`), and no longer "tabs disallowed in this context"
+        if self.flow_level > 0 {
+            while is_blank(self.input.look_ch()) {
+                self.skip_blank();
+            }
+        } else if !self.is_cr(next) {
             self.skip_yaml_whitespace()?;
-        }
-        if self.input.peek() == '\t' {
-            return Err(ScanError::new_str(
-                self.mark(),
-                "tabs disallowed in this context",
-            ));
         }
         self.tokens
             .push_back(Token(Span::new(start_mark, self.mark), TokenType::Key));
