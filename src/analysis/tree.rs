@@ -148,11 +148,15 @@ pub fn scan_with_budget(top: &str, prune: &[String], budget: usize) -> Tree {
                 if entry.depth() > 0 && prune.contains(path) {
                     return ignore::WalkState::Skip;
                 }
+                // One lstat for the common case (no SKILL.md, or a regular one); a link is
+                // followed only when there is one.
                 let skill = platform::join(path, "SKILL.md");
-                if let Ok(meta) = std::fs::metadata(&skill)
-                    && meta.is_file()
-                {
-                    let linked = std::fs::symlink_metadata(&skill).is_ok_and(|m| m.file_type().is_symlink());
+                let (is_skill, linked) = match std::fs::symlink_metadata(&skill) {
+                    Ok(m) if m.file_type().is_symlink() => (std::fs::metadata(&skill).is_ok_and(|m| m.is_file()), true),
+                    Ok(m) => (m.is_file(), false),
+                    Err(_) => (false, false),
+                };
+                if is_skill {
                     lock(&found).push(Found { dir: path.to_string(), linked });
                     return ignore::WalkState::Skip;
                 }

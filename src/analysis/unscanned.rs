@@ -180,6 +180,8 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
     // where it really is.
     let primary_of: std::collections::HashMap<String, String> =
         s.tree.skills.iter().map(|t| (t.real.clone(), t.dir.clone())).collect();
+    // The roots the harness scans, links resolved, once.
+    let scanned_real: Vec<std::path::PathBuf> = scanned.iter().filter_map(|r| std::fs::canonicalize(r).ok()).collect();
     let mut seen = BTreeSet::new();
     let mut consider = |s: &mut Search, path: String, place: Place, agent: Option<&'static str>, why: String| {
         if scanned.contains(&path) || !seen.insert(path.clone()) {
@@ -191,8 +193,7 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         s.checked.push(path.clone());
         // A folder (or skill) already linked into a scanned root is found there.
         let canon = |p: &str| std::fs::canonicalize(p).ok();
-        let real = canon(&path);
-        if real.is_some() && scanned.iter().any(|r| canon(r) == real) {
+        if canon(&path).is_some_and(|real| scanned_real.contains(&real)) {
             return;
         }
         let mut skills = if place == Place::Collection {
