@@ -414,28 +414,28 @@ fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy
         skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
     let sources: Vec<String> = skills.iter().map(|s| sh(&platform::join(folder, &entry(s)))).collect();
     let move_command = format!("mkdir -p {} && mv {} {}/", sh(target), sources.join(" "), sh(target));
+    // One link per skill (those not already in the target), and the commands that make them.
+    let per_skill = || {
+        let links: Vec<[String; 2]> = skills
+            .iter()
+            .map(entry)
+            .filter(|e| !clashes.contains(e))
+            .map(|e| [platform::join(target, &e), relative(target, &platform::join(folder, &e))])
+            .collect();
+        let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
+        (cmds.join(" && "), links)
+    };
     // A collection's folder is one of several: each skill is linked, so that the links of two
     // folders never both claim the target root itself.
     let (link_command, links) = if place == Place::Collection {
-        let links: Vec<[String; 2]> = skills
-            .iter()
-            .filter(|s| !clashes.contains(&entry(s)))
-            .map(|s| [platform::join(target, &entry(s)), relative(target, &platform::join(folder, &entry(s)))])
-            .collect();
-        let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
-        (format!("mkdir -p {} && {}", sh(target), cmds.join(" && ")), links)
+        let (cmds, links) = per_skill();
+        (format!("mkdir -p {} && {cmds}", sh(target)), links)
     } else if std::fs::symlink_metadata(target).is_err() {
         let parent = platform::dirname(target);
         let rel = relative(&parent, folder);
         (format!("mkdir -p {} && ln -s {} {}", sh(&parent), sh(&rel), sh(target)), vec![[target.to_string(), rel]])
     } else {
-        let links: Vec<[String; 2]> = skills
-            .iter()
-            .filter(|s| !clashes.contains(&entry(s)))
-            .map(|s| [platform::join(target, &entry(s)), relative(target, &platform::join(folder, &entry(s)))])
-            .collect();
-        let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
-        (cmds.join(" && "), links)
+        per_skill()
     };
     Remedy {
         target_root: target.to_string(),
