@@ -97,13 +97,11 @@ pub struct Tree {
     pub stopped: Option<String>,
 }
 
-impl Tree {
-    /// `3 node_modules, 1 .git` (the folders not entered), or empty.
-    pub fn skipped_words(&self) -> String {
-        let mut v: Vec<(&String, &usize)> = self.skipped.iter().collect();
-        v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        v.iter().map(|(n, c)| format!("{c} {n}")).collect::<Vec<_>>().join(", ")
-    }
+/// `3 node_modules, 1 target`: folders not entered, most first.
+pub fn skipped_words(skipped: &BTreeMap<String, usize>) -> String {
+    let mut v: Vec<(&String, &usize)> = skipped.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    v.iter().map(|(n, c)| format!("{c} {n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// A skill folder as the walk met it.

@@ -58,6 +58,11 @@ pub fn join(a: &str, b: &str) -> String {
 }
 
 /// `path.dirname(p)`.
+/// Whether `path` is `base` or lies inside it (lexically).
+pub fn inside(path: &str, base: &str) -> bool {
+    path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with(SEP))
+}
+
 pub fn dirname(p: &str) -> String {
     if cfg!(windows) { win32::dirname(p) } else { posix::dirname(p) }
 }

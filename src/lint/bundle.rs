@@ -82,7 +82,7 @@ pub fn check_references(
             continue;
         }
         let joined = platform::join(base, &target);
-        let inside = joined == base || joined.starts_with(&format!("{base}{}", platform::SEP));
+        let inside = platform::inside(&joined, base);
         if !inside {
             if std::fs::symlink_metadata(&joined).is_ok() {
                 out.push(

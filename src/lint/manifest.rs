@@ -22,9 +22,8 @@ use serde_json::Value;
 
 /// Findings for every manifest of `tree` inside `within`.
 pub fn check(tree: &Tree, within: &str) -> Vec<Finding> {
-    let inside = |p: &str| p == within || p.starts_with(&format!("{within}{}", platform::SEP));
     let mut out = Vec::new();
-    for file in tree.manifests.iter().filter(|m| inside(m)) {
+    for file in tree.manifests.iter().filter(|m| platform::inside(m, within)) {
         let Some(text) = crate::engine::textread::read_text_beside(file, 16 << 20) else { continue };
         let value: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
@@ -219,7 +218,7 @@ fn marketplace(file: &str, text: &str, value: &Value, root: &str, tree: &Tree, o
         return;
     }
     let covered = |dir: &str| listed.iter().any(|l| dir == l || platform::dirname(dir) == *l);
-    let under_plugin = |dir: &str| local_plugins.iter().any(|(p, _)| dir.starts_with(&format!("{p}{}", platform::SEP)));
+    let under_plugin = |dir: &str| local_plugins.iter().any(|(p, _)| dir != p && platform::inside(dir, p));
     for s in tree.skills.iter().filter(|s| under_plugin(&s.dir) && !covered(&s.dir)) {
         out.push(
             Finding::new(

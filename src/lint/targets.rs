@@ -7,7 +7,7 @@ use crate::engine::discover::{
     Entry, Environment, Outcome, ProviderConfig, Root, RootReport, RootStatus, SilentReason,
 };
 use crate::engine::nodefs::Kind;
-use crate::engine::platform;
+use crate::engine::platform::{self, inside};
 use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
 use crate::error::UsageError;
 
@@ -587,10 +587,9 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
 /// folders named `.agents/skills` or `.dsh/skills` (a root for a session elsewhere). Returns
 /// how many skill folders were added.
 pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Targets) -> usize {
-    let inside = |p: &str| p == within || p.starts_with(&format!("{within}{}", platform::SEP));
     let before = t.subjects.len();
     let mut mirrored = Vec::new();
-    for s in tree.skills.iter().filter(|s| inside(&s.dir)) {
+    for s in tree.skills.iter().filter(|s| inside(&s.dir, within)) {
         if !s.mirrors.is_empty() {
             mirrored.push(s.clone());
         }
@@ -609,7 +608,7 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
     if outside.stopped.is_none() {
         outside.stopped = tree.stopped.clone();
     }
-    for dir in tree.root_shaped.iter().filter(|d| inside(d)) {
+    for dir in tree.root_shaped.iter().filter(|d| inside(d, within)) {
         for e in crate::analysis::unscanned::skill_entries(dir).into_iter().filter(|e| !e.ends_with('/')) {
             let kind = SubjectKind::Flat { root: dir.clone(), entry: e.clone() };
             t.add(Subject { path: platform::join(dir, &e), kind, node_mode: false, checked: None });
@@ -873,11 +872,6 @@ pub fn from_paths(
         }
     }
     Ok(t)
-}
-
-/// Whether `path` is `base` or inside it.
-fn inside(path: &str, base: &str) -> bool {
-    path == base || path.starts_with(&format!("{base}{}", platform::SEP))
 }
 
 /// A directory that holds `.git`, `.agents` or `.dsh`.

@@ -83,7 +83,7 @@ pub(crate) struct Doc {
 
 /// The first position from `i` (before `end`) that is not white space or part of a comment (a
 /// comment runs to its line's end, which may lie past `end`).
-fn skip_blanks_and_comments(b: &[u8], mut i: usize, end: usize) -> usize {
+pub(super) fn skip_blanks_and_comments(b: &[u8], mut i: usize, end: usize) -> usize {
     while i < end {
         match b[i] {
             b' ' | b'\t' | b'\r' | b'\n' => i += 1,

@@ -95,22 +95,6 @@ fn prev_significant(b: &[u8], mut p: usize) -> usize {
     }
 }
 
-/// Start of the next token from `i`, skipping white space, line breaks and comments.
-fn next_significant(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() {
-        match b[i] {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            _ => break,
-        }
-    }
-    i
-}
-
 fn line_end(b: &[u8], i: usize) -> usize {
     let mut e = b[i.min(b.len())..].iter().position(|&c| c == b'\n').map_or(b.len(), |k| i + k);
     if e > i && b[e - 1] == b'\r' {
@@ -265,7 +249,7 @@ impl Composer<'_, '_> {
                 return Some(Diag::new(
                     "YAMLParseError",
                     format!("Missing , between {name} items"),
-                    next_significant(b, m + 1),
+                    super::compose::skip_blanks_and_comments(b, m + 1, b.len()),
                     None,
                 ));
             }

@@ -71,14 +71,14 @@ pub fn write(report: &Report, opts: Options, out: &mut dyn Write) -> io::Result<
         out.write_all(b"\n")?;
     }
     if let Some(o) = &report.outside {
-        writeln!(out, "{}", term::escape(&outside_line(report, o)))?;
+        writeln!(out, "{}", term::escape(&outside_line(o)))?;
     }
     writeln!(out, "{}", summary(report))
 }
 
 /// `read 120 skill folders outside the roots the harness scans (3 also reached through links);
 /// not entered: 2 node_modules, 1 .git`.
-fn outside_line(report: &Report, o: &crate::lint::targets::Outside) -> String {
+fn outside_line(o: &crate::lint::targets::Outside) -> String {
     let mut line = format!(
         "read {} outside the roots the harness scans",
         if o.skills == 1 { "1 skill folder".to_string() } else { format!("{} skill folders", o.skills) }
@@ -87,15 +87,11 @@ fn outside_line(report: &Report, o: &crate::lint::targets::Outside) -> String {
         line.push_str(&format!(" ({} also reached through links, linted once)", o.mirrored.len()));
     }
     if !o.skipped.is_empty() {
-        let mut v: Vec<(&String, &usize)> = o.skipped.iter().collect();
-        v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        let words: Vec<String> = v.iter().map(|(n, c)| format!("{c} {n}")).collect();
-        line.push_str(&format!("; not entered: {}", words.join(", ")));
+        line.push_str(&format!("; not entered: {}", crate::analysis::tree::skipped_words(&o.skipped)));
     }
     if let Some(stopped) = &o.stopped {
         line.push_str(&format!("; {stopped}"));
     }
-    let _ = report;
     line
 }
 
