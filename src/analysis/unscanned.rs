@@ -174,7 +174,20 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             .iter()
             .filter_map(|r| std::fs::canonicalize(r).ok()?.to_str().map(|r| format!("{r}{}", platform::SEP)))
             .collect();
-        s.tree.skills.retain(|t| !roots_real.iter().any(|r| t.real.starts_with(r.as_str())));
+        // ... and so is one a root's entry links to: only linked entries are resolved.
+        let mut linked_in: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for root in &scanned {
+            let Ok(rd) = std::fs::read_dir(root) else { continue };
+            for d in rd.flatten().filter(|d| d.file_type().is_ok_and(|t| t.is_symlink())) {
+                let file = d.path().join("SKILL.md");
+                if let Some(real) = std::fs::canonicalize(file).ok().and_then(|p| p.to_str().map(str::to_string)) {
+                    linked_in.insert(real);
+                }
+            }
+        }
+        s.tree
+            .skills
+            .retain(|t| !roots_real.iter().any(|r| t.real.starts_with(r.as_str())) && !linked_in.contains(&t.real));
     }
     // Folders that reach a skill of the tree through a link (mirrors) are that skill, reported
     // where it really is.

@@ -352,6 +352,8 @@ fn every_remedy_works_when_applied() {
                     "{what}: the finding stays: {after:#}"
                 );
                 assert_eq!(after["summary"]["errors"], 0, "{what}: {after:#}");
+                // A skill linked into a root is read once, there.
+                assert_eq!(after["summary"]["files"], expected_skills(name), "{what}: {after:#}");
                 let mut cat: Vec<&str> = vec!["catalog", "--format", "json"];
                 cat.extend(extra.iter().map(String::as_str));
                 let (code, c) = t.json(&cat);
