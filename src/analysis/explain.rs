@@ -68,6 +68,8 @@ pub struct Explanation {
     /// the roots the failed provider could not finish, highest rank first (rank, source, path):
     /// where the name would come from once the failure is fixed.
     pub would_come_from: Vec<(u32, &'static str, String)>,
+    /// When nothing has the name: the skill names close to it (a misspelling), closest first.
+    pub close_names: Vec<String>,
 }
 
 pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
@@ -117,6 +119,14 @@ pub fn explain(snap: &Snapshot, name: &str, env_home: &str) -> Explanation {
         unscanned_checked: search.checked,
         failures,
         would_come_from,
+        // A skipped file of the very name is a near miss, not a misspelling.
+        close_names: if winner.is_none() {
+            let mut close = crate::analysis::suggest::suggestions(snap, name);
+            close.retain(|c| c.split(' ').next() != Some(name));
+            close
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -345,7 +355,9 @@ fn near_misses_in_scan(
                 }
                 Outcome::Candidate(k) if is_close => {
                     let c = by_output.get(&(order, *k)).copied().or_else(|| scan.discarded.get(*k));
-                    if let Some(c) = c.filter(|c| c.skill.name != wanted) {
+                    // A skill whose own name is close to the one asked for is what the user
+                    // meant (a misspelling): it leads as a close name, never as a rename.
+                    if let Some(c) = c.filter(|c| c.skill.name != wanted && !close(&c.skill.name, wanted)) {
                         out.push(NearMiss {
                             path,
                             why: format!(

@@ -90,6 +90,20 @@ pub struct Remedy {
     pub clashes: Vec<String>,
     /// The links `link_command` creates: `[link, target as written]`.
     pub links: Vec<[String; 2]>,
+    /// Entries another folder's fix already brings to the same root: `[entry, that folder]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clashes_with: Vec<[String; 2]>,
+    /// How many other folders' fixes go to the same root (planned together with this one).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub planned_with: usize,
+    /// Some entries are relative links: `move_command` makes them again in the target instead
+    /// of moving them (moved as they are, they would point elsewhere).
+    #[serde(skip)]
+    pub relative_links: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One folder with skill-like content that the harness does not scan.
@@ -361,7 +375,56 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             consider(&mut s, platform::join(&h, sub), Place::HomeOtherAgent, Some(agent), why);
         }
     }
+    plan_together(&mut s.folders);
     s
+}
+
+/// Fixes of several folders that go to the same root are planned together, so that applying
+/// all of them works: each links its skills one by one (no folder's link may claim the root
+/// itself, or the next one's would land inside it), and an entry that an earlier folder already
+/// brings is a clash, named with that folder.
+fn plan_together(folders: &mut [Folder]) {
+    let mut by_target: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (i, f) in folders.iter().enumerate().filter(|(_, f)| !f.intentional) {
+        by_target.entry(f.remedy.target_root.clone()).or_default().push(i);
+    }
+    for (target, group) in by_target.into_iter().filter(|(_, g)| g.len() > 1) {
+        let mut brought: std::collections::HashMap<String, String> = Default::default();
+        for &i in &group {
+            let f = &mut folders[i];
+            f.remedy.planned_with = group.len() - 1;
+            let mut clashes_with = Vec::new();
+            for e in f.skills.iter().map(|e| e.trim_end_matches('/').to_string()) {
+                match brought.get(&e) {
+                    Some(other) => clashes_with.push([e.clone(), other.clone()]),
+                    None => {
+                        brought.insert(e, f.path.clone());
+                    }
+                }
+            }
+            for [e, _] in &clashes_with {
+                if !f.remedy.clashes.contains(e) {
+                    f.remedy.clashes.push(e.clone());
+                }
+            }
+            f.remedy.clashes_with = clashes_with;
+            // One link per skill, after the target exists as a folder.
+            let links: Vec<[String; 2]> = f
+                .skills
+                .iter()
+                .map(|e| e.trim_end_matches('/').to_string())
+                .filter(|e| !f.remedy.clashes.contains(e))
+                .map(|e| [platform::join(&target, &e), relative(&target, &platform::join(&f.path, &e))])
+                .collect();
+            let cmds: Vec<String> = links.iter().map(|[l, rel]| format!("ln -s {} {}", sh(rel), sh(l))).collect();
+            f.remedy.link_command = if cmds.is_empty() {
+                String::new()
+            } else {
+                format!("mkdir -p {} && {}", sh(&target), cmds.join(" && "))
+            };
+            f.remedy.links = links;
+        }
+    }
 }
 
 /// `.md` files directly in `dir` that are not among its `skills` entries.
@@ -425,8 +488,32 @@ fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy
     let entry = |s: &String| s.trim_end_matches('/').to_string();
     let clashes: Vec<String> =
         skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
-    let sources: Vec<String> = skills.iter().map(|s| sh(&platform::join(folder, &entry(s)))).collect();
-    let move_command = format!("mkdir -p {} && mv {} {}/", sh(target), sources.join(" "), sh(target));
+    // A relative link moved as it is would point elsewhere (at itself, when the link mirrors a
+    // folder of the target): it is made again in the target, pointing where it pointed.
+    let mut sources = Vec::new();
+    let mut relinked = Vec::new();
+    for e in skills.iter().map(entry) {
+        let src = platform::join(folder, &e);
+        match std::fs::read_link(&src).ok().and_then(|t| t.to_str().map(str::to_string)) {
+            Some(t) if !std::path::Path::new(&t).is_absolute() => {
+                let points_at = platform::resolve(folder, &t);
+                relinked.push(format!(
+                    "ln -s {} {} && rm {}",
+                    sh(&relative(target, &points_at)),
+                    sh(&platform::join(target, &e)),
+                    sh(&src)
+                ));
+            }
+            _ => sources.push(sh(&src)),
+        }
+    }
+    let mut steps = vec![format!("mkdir -p {}", sh(target))];
+    if !sources.is_empty() {
+        steps.push(format!("mv {} {}/", sources.join(" "), sh(target)));
+    }
+    let relative_links = !relinked.is_empty();
+    steps.extend(relinked);
+    let move_command = steps.join(" && ");
     // One link per skill (those not already in the target), and the commands that make them.
     let per_skill = || {
         let links: Vec<[String; 2]> = skills
@@ -461,6 +548,9 @@ fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy
         ),
         clashes,
         links,
+        clashes_with: Vec::new(),
+        planned_with: 0,
+        relative_links,
     }
 }
 
@@ -524,13 +614,19 @@ impl Folder {
         if r.clashes.is_empty() {
             v.push(("move", r.move_command.clone(), true));
         } else {
-            v.push((
-                "move",
-                format!("{} (first rename what is already in the target: {})", r.move_command, r.clashes.join(", ")),
-                false,
-            ));
+            let what: Vec<String> = r
+                .clashes
+                .iter()
+                .map(|e| match r.clashes_with.iter().find(|[c, _]| c == e) {
+                    Some([_, other]) => format!("`{e}` (the fix of `{other}` brings one too)"),
+                    None => format!("`{e}` (already in the target)"),
+                })
+                .collect();
+            v.push(("move", format!("{} (first rename {})", r.move_command, what.join(", ")), false));
         }
-        v.push(("link", r.link_command.clone(), true));
+        if !r.link_command.is_empty() {
+            v.push(("link", r.link_command.clone(), true));
+        }
         v.push(("custom dir", custom, false));
         v
     }

@@ -77,12 +77,33 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     let opts = Options { config, compat };
     let mut result = lint(&args.paths, settings, env, &opts)?;
     if args.fix || args.diff {
-        let (fixes, applied) = fixes(&result, args.fix);
-        if applied > 0 {
-            result = lint(&args.paths, settings, env, &opts)?;
+        // A fix can uncover more (a YAML fix lets the key rules read the frontmatter): `--fix`
+        // repeats to a fixed point, at most [`MAX_FIX_PASSES`] times, so one run is enough.
+        let mut done: Vec<Fixed> = Vec::new();
+        let mut passes = 0;
+        loop {
+            let (found, applied) = fixes(&result, args.fix);
+            passes += 1;
+            merge_fixes(&mut done, found);
+            if applied > 0 {
+                result = lint(&args.paths, settings, env, &opts)?;
+            }
+            if applied == 0 || passes == MAX_FIX_PASSES || result.report.summary.fixable == 0 {
+                break;
+            }
         }
-        result.report.fixes = fixes;
-        result.report.summary.fixed = applied;
+        let fixed: Vec<FileFix> = done
+            .into_iter()
+            .map(|mut f| {
+                if f.passes > 1 {
+                    f.fix.diff = fix::patch(&f.old, &f.new, &result.report.display_path(&f.fix.path));
+                }
+                f.fix
+            })
+            .collect();
+        result.report.summary.fixed = fixed.iter().filter(|f| f.applied).count();
+        result.report.summary.fix_passes = if args.fix { passes } else { 0 };
+        result.report.fixes = fixed;
     }
     // Like the snapshot, the run's files and findings stay until the process exits.
     let result = std::mem::ManuallyDrop::new(result);
@@ -274,7 +295,7 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
         findings.extend(links);
         let mut file_findings = r.findings;
         if let Some(w) = &r.harness_warning
-            && !file_findings.iter().any(|f| f.severity == Severity::Error)
+            && !file_findings.iter().any(|f| f.severity == Severity::Error || f.rule == "not-a-skill")
         {
             file_findings.push(Finding::new(
                 "harness-rejected",
@@ -345,6 +366,29 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
     for f in &mut findings {
         if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name" | "name-collision") {
             f.span = name_spans.get(&f.path).cloned();
+        }
+    }
+    // Markdown the project keeps in a root on purpose (`not-skills`): the harness's log line
+    // is accepted. An entry that names no file is reported (a stale one would silence a file
+    // added later under that name).
+    if !opts.config.not_skills.is_empty() {
+        let listed = opts.config.not_skills_paths(&env.process_cwd);
+        findings.retain(|f| {
+            !(matches!(f.rule, "not-a-skill" | "frontmatter-missing" | "harness-rejected") && listed.contains(&f.path))
+        });
+        let at = opts.config.path.clone().unwrap_or_default();
+        for (entry, path) in opts.config.not_skills.iter().zip(&listed) {
+            if std::fs::symlink_metadata(path).is_err() {
+                findings.push(
+                    Finding::new(
+                        "unused-config-entry",
+                        &at,
+                        format!("`not-skills` lists `{entry}`, but there is no such file"),
+                        "the entry silences nothing",
+                    )
+                    .help("fix the path (relative to the configuration file) or remove the entry"),
+                );
+            }
         }
     }
     findings.retain_mut(|f| {
@@ -501,9 +545,39 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
     }
 }
 
+/// The most passes `--fix` makes: each pass fixes what the one before uncovered.
+pub const MAX_FIX_PASSES: usize = 4;
+
+/// One file's fixes over the passes of `--fix`: the text before the first and after the last.
+struct Fixed {
+    fix: FileFix,
+    old: String,
+    new: String,
+    passes: usize,
+}
+
+/// Add a pass's fixes to those of the passes before it (same file: one entry, its fixes in
+/// order, its diff from the first text to the last).
+fn merge_fixes(done: &mut Vec<Fixed>, found: Vec<Fixed>) {
+    for f in found {
+        match done.iter_mut().find(|d| d.fix.path == f.fix.path) {
+            Some(d) => {
+                d.fix.fixes.extend(f.fix.fixes);
+                d.fix.applied |= f.fix.applied;
+                if f.fix.refused.is_some() {
+                    d.fix.refused = f.fix.refused;
+                }
+                d.new = f.new;
+                d.passes += 1;
+            }
+            None => done.push(f),
+        }
+    }
+}
+
 /// Plan (and with `write`, apply) the fixes of every file. Returns the per-file results and
 /// how many files were rewritten.
-fn fixes(run: &Run, write: bool) -> (Vec<FileFix>, usize) {
+fn fixes(run: &Run, write: bool) -> (Vec<Fixed>, usize) {
     let mut out = Vec::new();
     let mut applied = 0;
     // Each file's findings, gathered in one pass (in report order).
@@ -532,7 +606,7 @@ fn fixes(run: &Run, write: bool) -> (Vec<FileFix>, usize) {
                 Err(e) => ff.refused = Some(e),
             }
         }
-        out.push(ff);
+        out.push(Fixed { fix: ff, old: plan.old.to_string(), new: plan.new.to_string(), passes: 1 });
     }
     (out, applied)
 }

@@ -778,9 +778,58 @@ impl<'a> Ctx<'a> {
             .label("nothing may come before `---`")
             .help("delete the lines before `---`");
         }
+        if let SubjectKind::Flat { root, entry } = &self.subject.kind {
+            return self.flat_without_frontmatter(root, entry, skip).at(line);
+        }
         f("the file has no frontmatter".into())
             .at(line)
             .help("start the file with `---`, `name: <slug>`, `description: <text>`, `---`, then the instructions")
+    }
+
+    /// A `.md` file in a root with no frontmatter at all. When its name could not be a skill's
+    /// (`README.md`, `CHANGELOG.md`, `Notes.md`), it is documentation kept in the root: the
+    /// harness logs it as a skipped skill and nothing else happens, so it is `not-a-skill`, a
+    /// warning, whose fix moves it out of the root (or the project keeps it, listed under
+    /// `not-skills`). Otherwise it is a skill without frontmatter.
+    fn flat_without_frontmatter(&self, root: &str, entry: &str, skip: &str) -> Finding {
+        use crate::engine::platform;
+        let stem = entry.strip_suffix(".md").unwrap_or(entry);
+        // The configuration's file name, spelt out: `config` reads `check`'s key lists.
+        let keep = "or keep it and accept the harness's log line: list it under `not-skills` in .dsh-skills-lint.yaml";
+        if js::is_skill_name(stem) {
+            return Finding::new("frontmatter-missing", self.path, "the file has no frontmatter", skip.to_string())
+                .help("start the file with `---`, `name: <slug>`, `description: <text>`, `---`, then the instructions")
+                .help(format!("if it is not a skill, move it out of the root `{root}`"))
+                .help(keep);
+        }
+        let mut f = Finding::new(
+            "not-a-skill",
+            self.path,
+            format!(
+                "`{entry}` is not a skill, but it is in a skills root: the harness reads every `.md` file here as one"
+            ),
+            format!("{skip}; nothing else happens (the model never sees the file)"),
+        );
+        // Out of the root, beside it: `.agents/skills/README.md` → `.agents/README.md`, or
+        // `.agents/skills-README.md` when that is taken.
+        let parent = platform::dirname(root);
+        let base = root.rsplit(platform::SEP).next().unwrap_or("skills");
+        let dest = [platform::join(&parent, entry), platform::join(&parent, &format!("{base}-{entry}"))]
+            .into_iter()
+            .find(|d| std::fs::symlink_metadata(d).is_err());
+        match dest.filter(|_| parent != root) {
+            Some(dest) => {
+                f = f
+                    .help(format!(
+                        "move it out of the root: `mv {} {}`",
+                        crate::analysis::unscanned::sh(self.path),
+                        crate::analysis::unscanned::sh(&dest)
+                    ))
+                    .action(super::Action::Move { moves: vec![[self.path.to_string(), dest]] });
+            }
+            None => f = f.help(format!("move it out of the root `{root}`")),
+        }
+        f.help(keep)
     }
 
     fn no_closing_fence(&self, skip: &str) -> Finding {

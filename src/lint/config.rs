@@ -12,6 +12,7 @@
 //! compat: [agentskills]         # same as --compat (added to the command line's)
 //! fail-on: warning              # same as --fail-on (the command line wins)
 //! unscanned-ok: [.claude/skills] # skill folders the harness does not scan, kept on purpose
+//! not-skills: [.agents/skills/README.md] # Markdown kept in a root on purpose (logged, skipped)
 //! extra-keys: [requires, owner] # the team's own frontmatter keys: not `unknown-key`
 //! ```
 //!
@@ -52,6 +53,9 @@ pub struct Config {
     /// `unscanned-ok`: folders the harness does not scan that the project keeps on purpose (for
     /// another agent), as written; relative entries are relative to the file's directory.
     pub unscanned_ok: Vec<String>,
+    /// `not-skills`: Markdown files in a root that are not skills, kept there on purpose (the
+    /// harness logs each as skipped), as written; relative to the file's directory.
+    pub not_skills: Vec<String>,
     /// Frontmatter keys the project uses besides the known ones (`extra-keys`).
     pub extra_keys: Vec<String>,
 }
@@ -183,14 +187,35 @@ impl Config {
                         }
                     }
                 }
+                "not-skills" => {
+                    for item in list_items(value) {
+                        match item {
+                            Value::String(s) if s.contains(['*', '?', '[']) => {
+                                return Err(format!(
+                                    "`not-skills`: `{s}` is a glob; list each file's path (relative to this file)"
+                                ));
+                            }
+                            Value::String(s) if !s.is_empty() => config.not_skills.push(s.to_string()),
+                            _ => return Err("`not-skills` takes a list of file paths".into()),
+                        }
+                    }
+                }
                 other => {
                     return Err(format!(
-                        "unknown key `{other}` (the file takes `rules`, `compat`, `fail-on`, `unscanned-ok` and `extra-keys`)"
+                        "unknown key `{other}` (the file takes `rules`, `compat`, `fail-on`, `unscanned-ok`, \
+                         `not-skills` and `extra-keys`)"
                     ));
                 }
             }
         }
         Ok(config)
+    }
+
+    /// The `not-skills` files as absolute paths (relative ones against the file's folder, else
+    /// against `base`).
+    pub fn not_skills_paths(&self, base: &str) -> Vec<String> {
+        let dir = self.path.as_deref().map_or_else(|| base.to_string(), platform::dirname);
+        self.not_skills.iter().map(|p| platform::resolve(&dir, p)).collect()
     }
 
     /// The `unscanned-ok` folders as absolute paths (relative ones against the file's folder,

@@ -249,6 +249,13 @@ pub struct Summary {
     pub fixable: usize,
     /// Fixes written by `--fix`.
     pub fixed: usize,
+    /// The passes `--fix` made when more than one (a fix can uncover more; absent otherwise).
+    #[serde(skip_serializing_if = "one_pass_at_most")]
+    pub fix_passes: usize,
+}
+
+fn one_pass_at_most(n: &usize) -> bool {
+    *n <= 1
 }
 
 /// A fix as `--fix`/`--diff` handled it, per file.

@@ -84,6 +84,22 @@ pub static RULES: &[Rule] = &[
          `--fix` strips a byte order mark.",
     )),
     rule(
+        "not-a-skill",
+        Warning,
+        Skipped,
+        "A Markdown file that is not a skill (`README.md`) sits in a skills root.",
+        "The harness reads every `.md` file directly in a root as a flat skill. A file with no \
+         frontmatter whose name could not be a skill's (capitals, underscores: `README.md`, \
+         `CHANGELOG.md`) is documentation kept there: the harness skips it and logs `ignored: \
+         missing YAML frontmatter` at every scan, and nothing else happens. (A file with a skill's \
+         name and no frontmatter is `frontmatter-missing`, an error: it looks like a skill that \
+         does not load.)",
+        "Move it out of the root (beside it: `.agents/skills/README.md` to `.agents/README.md`). \
+         Or keep it and accept the log line: list it under `not-skills` in `.dsh-skills-lint.yaml` \
+         (paths relative to that file); an entry that matches no file is reported \
+         (`unused-config-entry`).",
+    ),
+    rule(
         "frontmatter-unclosed",
         Error,
         Skipped,
@@ -567,6 +583,16 @@ pub static RULES: &[Rule] = &[
         "The harness's YAML parser resolves an unknown tag such as `!foo` to a plain string and \
          prints a warning on the process's stderr, where nobody reads it.",
         "Remove the tag or quote the value.",
+    ),
+    rule(
+        "unused-config-entry",
+        Warning,
+        Suspicious,
+        "A path listed in `.dsh-skills-lint.yaml` (`not-skills`) matches no file.",
+        "The entry acknowledges a file that is no longer there (moved, renamed, deleted) or is \
+         misspelt: it silences nothing, and a file added later under that name would be silenced \
+         without review.",
+        "Fix the path (relative to the configuration file; no globs) or remove the entry.",
     ),
     rule(
         "invalid-suppression",

@@ -663,7 +663,7 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search, within: O
             super::Action::Link { links: r.links.clone() }
         } else if !r.clashes.is_empty() || f.place == Place::Collection {
             super::Action::CustomDir { path: f.path.clone() }
-        } else if keep {
+        } else if keep || r.relative_links {
             super::Action::Link { links: r.links.clone() }
         } else {
             super::Action::Move { moves }

@@ -682,6 +682,19 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
     }
     if x.stories.is_empty() {
         let _ = writeln!(o, "\n  No root the harness scans for this directory has a skill named \"{name}\".");
+        // A misspelling is the likeliest reason: the close names come first.
+        if let Some(first) = x.close_names.first() {
+            // A skipped file's name is not a skill name: only a loaded skill is offered to explain.
+            let next = if first.contains(" (skipped") {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    term.cyan(&format!("dsh-skills explain {}", safe(&crate::analysis::unscanned::sh(first))))
+                )
+            };
+            let _ = writeln!(o, "  Did you mean {}?{next}", safe(&x.close_names.join(", ")));
+        }
     } else {
         let _ = writeln!(o, "\n{}", term.bold("Candidates, in resolution order"));
         for (n, s) in x.stories.iter().enumerate() {
@@ -778,10 +791,6 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
                     ))
                 );
             }
-        }
-        let close = crate::analysis::suggest::suggestions(snap, &x.name);
-        if !close.is_empty() {
-            let _ = writeln!(o, "  close names: {}", safe(&close.join(", ")));
         }
     }
     o

@@ -288,6 +288,9 @@ pub struct ExplainDoc<'a> {
     would_come_from: Option<Vec<WouldComeFromOut<'a>>>,
     /// Files the author probably meant as this skill, and why they are not candidates.
     near_misses: Vec<NearMissOut<'a>>,
+    /// When no skill has the name: the names close to it, closest first (a misspelling).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    close_names: &'a [String],
     searched: SearchedOut<'a>,
 }
 
@@ -453,6 +456,7 @@ pub fn explain<'a>(s: &'a Snapshot, x: &'a Explanation) -> ExplainDoc<'a> {
                 .map(|(rank, source, path)| WouldComeFromOut { rank: *rank, source, path })
                 .collect()
         }),
+        close_names: &x.close_names,
         near_misses: x
             .near_misses
             .iter()

@@ -7,6 +7,7 @@
 
 mod support;
 
+mod advice;
 mod collation_oracle;
 mod collections;
 mod config;

@@ -115,6 +115,10 @@ pub fn summary(report: &Report) -> String {
     }
     if s.fixed > 0 {
         line.push_str(&format!("; {} fixed", plural(s.fixed, "file", "files")));
+        if s.fix_passes > 1 {
+            // Each pass fixed what the one before uncovered.
+            line.push_str(&format!(" in {} passes", s.fix_passes));
+        }
     }
     if !report.complete {
         line.push_str("; discovery is incomplete: the harness would publish no catalog");
