@@ -514,6 +514,11 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
     for (path, idx) in per_file {
         let Some(s) = by_path.get(path) else { continue };
         let Some(src) = report.files.get(&s.path) else { continue };
+        // A file `--fix` will not write (a link out of the skill's folder): nothing is offered.
+        if let Err(why) = fix::write_target(&s.path, s.base_dir()) {
+            withdraw.extend(idx.iter().map(|&i| (i, why.clone())));
+            continue;
+        }
         let planner = fix::Planner::new(&s.path, src, s.node_mode);
         let all: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
         let Some(why) = planner.refusal(&all).unwrap_or_else(|| Some(does_not_apply())) else { continue };

@@ -223,6 +223,26 @@ fn test_hook(target: &Path, tmp: &Path) {
     }
 }
 
+/// The file `--fix` would write for `path`: itself, or the target of a symbolic link inside
+/// `base_dir` (the skill's folder, or the root of a flat skill). A link out of it is refused, and
+/// the reason names the file to edit instead; lint withdraws such fixes before offering them.
+pub fn write_target(path: &str, base_dir: &str) -> Result<PathBuf, String> {
+    let p = Path::new(path);
+    let link = std::fs::symlink_metadata(p).map_err(|e| format!("cannot stat {path}: {e}"))?;
+    if !link.file_type().is_symlink() {
+        return Ok(p.to_path_buf());
+    }
+    let real = std::fs::canonicalize(p).map_err(|e| format!("cannot resolve the link {path}: {e}"))?;
+    let base = std::fs::canonicalize(base_dir).map_err(|e| format!("cannot resolve {base_dir}: {e}"))?;
+    if !real.starts_with(&base) {
+        return Err(format!(
+            "{path} is a symbolic link to {}, outside the skill folder; not following it (edit that file)",
+            real.display()
+        ));
+    }
+    Ok(real)
+}
+
 /// Write a plan's new text over the file. `base_dir` is the skill's folder (or the root of a
 /// flat skill): a symbolic link is followed only to a target inside it.
 ///
@@ -233,22 +253,7 @@ fn test_hook(target: &Path, tmp: &Path) {
 /// file cannot keep. Other hard links to the file keep the old text (the rename gives this path
 /// a new file).
 pub fn write(plan: &FilePlan, base_dir: &str) -> Result<(), String> {
-    let path = Path::new(&plan.path);
-    let link = std::fs::symlink_metadata(path).map_err(|e| format!("cannot stat {}: {e}", plan.path))?;
-    let target: PathBuf = if link.file_type().is_symlink() {
-        let real = std::fs::canonicalize(path).map_err(|e| format!("cannot resolve the link {}: {e}", plan.path))?;
-        let base = std::fs::canonicalize(base_dir).map_err(|e| format!("cannot resolve {base_dir}: {e}"))?;
-        if !real.starts_with(&base) {
-            return Err(format!(
-                "{} is a symbolic link to {}, outside the skill folder; not following it",
-                plan.path,
-                real.display()
-            ));
-        }
-        real
-    } else {
-        path.to_path_buf()
-    };
+    let target = write_target(&plan.path, base_dir)?;
     let meta = std::fs::metadata(&target).map_err(|e| format!("cannot stat {}: {e}", target.display()))?;
     if !meta.is_file() {
         return Err(format!("{} is not a regular file", target.display()));

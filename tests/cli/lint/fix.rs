@@ -117,7 +117,9 @@ fn fix_never_follows_a_link_out_of_the_skill_folder() {
     std::os::unix::fs::symlink("impl/skill.md", fx.tree.join("inside/SKILL.md")).unwrap();
     let out = support::run(&fx.base, &fx.base, &["lint", "--fix", "--root", "tree", "tree"]);
     let text = support::stdout(&out);
-    assert!(text.contains("not fixed: tree/ext/SKILL.md") && text.contains("outside the skill folder"), "{text}");
+    // Not offered at all: the finding says why and names the file to edit.
+    assert!(text.contains("no automatic fix:") && text.contains("outside the skill folder"), "{text}");
+    assert!(text.contains("(edit that file)") && !text.contains("not fixed: tree/ext/SKILL.md"), "{text}");
     assert_eq!(fs::read_to_string(&outside).unwrap(), legacy);
     assert!(fs::symlink_metadata(fx.tree.join("ext/SKILL.md")).unwrap().file_type().is_symlink());
     assert!(fs::read_to_string(fx.tree.join("inside/impl/skill.md")).unwrap().contains("user-invocable: false"));
