@@ -209,6 +209,11 @@ pub fn serve(connection: Connection, factory: ContextFactory) -> anyhow::Result<
         factory,
         root,
     });
+    // `initialized` was read above: the watchers are asked for now (the message loop never
+    // sees that notification).
+    if shared.watch {
+        register_watchers(&shared);
+    }
     let (diag_tx, diag_rx) = mpsc::channel::<String>();
     let (disc_tx, disc_rx) = mpsc::channel::<()>();
     let (req_tx, req_rx) = mpsc::channel::<(Request, Option<Doc>)>();
@@ -284,7 +289,6 @@ fn text_document_uri(params: &serde_json::Value) -> Option<String> {
 
 fn notification(shared: &Shared, n: Notification, diag_tx: &mpsc::Sender<String>, disc_tx: &mpsc::Sender<()>) {
     match n.method.as_str() {
-        notif::Initialized::METHOD if shared.watch => register_watchers(shared),
         notif::DidOpenTextDocument::METHOD => {
             let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else { return };
             let key = p.text_document.uri.as_str().to_string();

@@ -379,3 +379,25 @@ fn fix_all_is_lint_fix() {
     assert_ne!(fixed, text);
     assert!(c.shutdown().success());
 }
+
+/// A client that registers file watchers dynamically is asked to, once, right after
+/// `initialized` (the server once swallowed that notification and never asked).
+#[test]
+fn file_watchers_are_registered_after_initialized() {
+    let t = Tree::new();
+    let file = t.write(".agents/skills/a/SKILL.md", "---\nname: a\ndescription: Use when a.\n---\nBody.\n");
+    let caps = json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    let mut c = Client::start_with(&t.project, &t.home, &t.project, &[], caps);
+    let u = c.open(&file, &fs::read_to_string(&file).unwrap());
+    c.diagnostics(&u, 1);
+    let asked: Vec<&Value> = c.inbox.iter().filter(|m| m["method"] == "client/registerCapability").collect();
+    assert_eq!(asked.len(), 1, "{:#?}", c.inbox);
+    let reg = &asked[0]["params"]["registrations"][0];
+    assert_eq!(reg["method"], "workspace/didChangeWatchedFiles");
+    assert!(reg["registerOptions"]["watchers"].to_string().contains("SKILL.md"), "{reg:#}");
+    // A client without dynamic registration is not asked.
+    let mut c = t.client(&[]);
+    let u = c.open(&file, &fs::read_to_string(&file).unwrap());
+    c.diagnostics(&u, 1);
+    assert!(!c.inbox.iter().any(|m| m["method"] == "client/registerCapability"), "{:#?}", c.inbox);
+}

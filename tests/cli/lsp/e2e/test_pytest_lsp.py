@@ -21,6 +21,13 @@ SKILL = ROOT / ".dsh" / "skills" / "my-skill" / "SKILL.md"
     config=ClientServerConfig(server_command=[os.environ["DSH_SKILLS_BIN"], "lsp"]),
 )
 async def client(request, lsp_client: LanguageClient):
+    # VS Code registers file watchers when the server asks (right after `initialized`).
+    registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams):
+        registrations.extend(r.method for r in params.registrations)
+
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities(request.param),
