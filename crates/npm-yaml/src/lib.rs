@@ -4,8 +4,12 @@
 //! The stages work on byte offsets into the source; tokens are `(kind, start, end)` and the
 //! concrete syntax tree lives in an arena, so no stage copies text or recurses on input depth.
 
+pub mod cst;
 pub mod lexer;
+pub mod parser;
 pub mod token;
 
+pub use cst::{Cst, Item, Node, NodeId, SourceToken, Top};
 pub use lexer::lex;
+pub use parser::parse;
 pub use token::{Kind, Token};
