@@ -21,6 +21,18 @@ pub struct SourceToken {
     pub indent: u32,
 }
 
+impl SourceToken {
+    /// npm yaml's `source`: the token's text, or for the lexer's zero-width markers the control
+    /// character npm yaml's lexer yields for them (`\x02` doc-mode, `\x18` flow-error-end).
+    pub fn source<'a>(&self, src: &'a str) -> &'a str {
+        match self.kind {
+            Kind::DocMode => "\u{2}",
+            Kind::FlowErrorEnd => "\u{18}",
+            _ => &src[self.start as usize..self.end as usize],
+        }
+    }
+}
+
 /// An item of a collection (`CollectionItem`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Item {
@@ -45,6 +57,19 @@ pub enum ErrorMessage {
 }
 
 impl ErrorMessage {
+    /// The error token's `source`: its token's text, which for npm yaml's zero-width markers is
+    /// the control character the lexer yields (`\x02` for doc-mode, `\x18` for flow-error-end).
+    pub fn source(self, range: (u32, u32), src: &str) -> &str {
+        match self {
+            ErrorMessage::UnexpectedInStream(Kind::DocMode) | ErrorMessage::UnexpectedInDocument(Kind::DocMode) => {
+                "\u{2}"
+            }
+            ErrorMessage::UnexpectedInStream(Kind::FlowErrorEnd)
+            | ErrorMessage::UnexpectedInDocument(Kind::FlowErrorEnd) => "\u{18}",
+            _ => &src[range.0 as usize..range.1 as usize],
+        }
+    }
+
     pub fn text(self, source: &str) -> String {
         match self {
             ErrorMessage::NotAToken => format!("Not a YAML token: {source}"),

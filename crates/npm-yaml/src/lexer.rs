@@ -114,6 +114,18 @@ impl Lexer<'_> {
         if i < 0 { None } else { self.at(i as usize) }
     }
 
+    /// `isEmpty(buffer[i + 1])`: whether the UTF-16 unit after the one at `i` is empty. After
+    /// a character outside the BMP that unit is its low surrogate.
+    fn next_unit_is_empty(&self, i: usize) -> bool {
+        let len = match self.at(i) {
+            Some(b) if b >= 0xF0 => return false,
+            Some(b) if b >= 0xE0 => 3,
+            Some(b) if b >= 0xC0 => 2,
+            _ => 1,
+        };
+        is_empty(self.at(i + len))
+    }
+
     fn char_at(&self, n: usize) -> Option<u8> {
         self.at(self.pos + n)
     }
@@ -256,7 +268,7 @@ impl Lexer<'_> {
             }
         }
         self.indent_value = self.push_spaces(false) as i64;
-        if self.indent_next > self.indent_value && !is_empty(self.char_at(1)) {
+        if self.indent_next > self.indent_value && !self.next_unit_is_empty(self.pos) {
             self.indent_next = self.indent_value;
         }
         self.parse_block_start()
@@ -477,8 +489,7 @@ impl Lexer<'_> {
             } else {
                 self.indent_next = self.block_scalar_indent + if self.indent_next == 0 { 1 } else { self.indent_next };
             }
-            loop {
-                let Some(cs) = self.continue_scalar((nl + 1) as usize) else { break };
+            while let Some(cs) = self.continue_scalar((nl + 1) as usize) {
                 match self.index_of(b'\n', cs, usize::MAX) {
                     Some(n) => nl = n as isize,
                     None => {

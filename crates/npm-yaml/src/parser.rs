@@ -714,22 +714,18 @@ impl Parser<'_> {
                 }
                 return Flow::Done;
             }
-            Kind::Anchor | Kind::Tag => {
-                if it_value.is_none() && self.indent > seq_indent {
-                    self.items(seq)[last].start.push(st);
-                    return Flow::Done;
-                }
+            Kind::Anchor | Kind::Tag if it_value.is_none() && self.indent > seq_indent => {
+                self.items(seq)[last].start.push(st);
+                return Flow::Done;
             }
-            Kind::SeqItemInd => {
-                if self.indent == seq_indent {
-                    let it = &mut self.items(seq)[last];
-                    if it_value.is_some() || includes(&it.start, Kind::SeqItemInd) {
-                        self.items(seq).push(item_start(vec![st]));
-                    } else {
-                        it.start.push(st);
-                    }
-                    return Flow::Done;
+            Kind::SeqItemInd if self.indent == seq_indent => {
+                let it = &mut self.items(seq)[last];
+                if it_value.is_some() || includes(&it.start, Kind::SeqItemInd) {
+                    self.items(seq).push(item_start(vec![st]));
+                } else {
+                    it.start.push(st);
                 }
+                return Flow::Done;
             }
             _ => {}
         }
@@ -768,10 +764,9 @@ impl Parser<'_> {
             let new_item = last.is_none() || it_value.is_some();
             match self.kind {
                 Kind::Comma | Kind::ExplicitKeyInd => {
-                    if last.is_none() || it_has_sep {
-                        self.items(fc).push(item_start(vec![st]));
-                    } else {
-                        self.items(fc)[last.expect("an item")].start.push(st);
+                    match last {
+                        Some(i) if !it_has_sep => self.items(fc)[i].start.push(st),
+                        _ => self.items(fc).push(item_start(vec![st])),
                     }
                     return Flow::Done;
                 }
