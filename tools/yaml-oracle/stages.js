@@ -1,5 +1,7 @@
 // Per-stage oracle for crates/npm-yaml: reads a JSON array of strings (argv[2] or stdin) and
-// prints one JSON line per input: [lexer dump, CST dump, YAML.parse outcome].
+// prints one JSON line per input: [lexer dump, CST dump, YAML.parse outcome, scalars dump].
+// The scalars dump is resolveFlowScalar / resolveBlockScalar (strict, as YAML.parse calls them)
+// on every flow and block scalar of the CST, in tree order.
 //
 // The dumps are the canonical text forms that crates/npm-yaml/tests/stages.rs writes for its
 // own lexer and parser (keep the two in step): offsets and lengths in UTF-16 code units, as
@@ -11,6 +13,8 @@ const YAML = require(dir);
 const { Lexer } = require(path.join(dir, 'dist/parse/lexer.js'));
 const { Parser } = require(path.join(dir, 'dist/parse/parser.js'));
 const cst = require(path.join(dir, 'dist/parse/cst.js'));
+const { resolveFlowScalar } = require(path.join(dir, 'dist/compose/resolve-flow-scalar.js'));
+const { resolveBlockScalar } = require(path.join(dir, 'dist/compose/resolve-block-scalar.js'));
 const fs = require('fs');
 
 const CODE = {
@@ -93,6 +97,51 @@ function cstDump(src) {
   return out.join('\n');
 }
 
+// Every flow and block scalar of a CST, resolved; `atRoot` for a block scalar that is a
+// document's value (as compose-node's ctx.atRoot).
+function scalarsDump(src) {
+  const out = [];
+  const errs = [];
+  const onError = (at, code, message) => {
+    const where = typeof at === 'number' ? String(at) : at.offset + ':' + at.source.length;
+    errs.push(where + ' ' + code + ' ' + JSON.stringify(message));
+  };
+  const res = (r) => {
+    out.push(JSON.stringify(r.value) + ' ' + r.type + ' ' + JSON.stringify(r.comment) + ' ' + r.range.join(',') +
+      (errs.length ? ' ! ' + errs.join(' ; ') : ''));
+    errs.length = 0;
+  };
+  const stack = [];
+  const push = (t, atRoot) => { if (t && typeof t === 'object') stack.push([t, atRoot]); };
+  const tops = Array.from(new Parser().parse(src));
+  for (let i = tops.length - 1; i >= 0; --i) push(tops[i], false);
+  while (stack.length) {
+    const [t, atRoot] = stack.pop();
+    switch (t.type) {
+      case 'document':
+        push(t.value, true);
+        break;
+      case 'scalar':
+      case 'single-quoted-scalar':
+      case 'double-quoted-scalar':
+        res(resolveFlowScalar(t, true, onError));
+        break;
+      case 'block-scalar':
+        res(resolveBlockScalar({ atRoot, options: { strict: true } }, t, onError));
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection':
+        for (let k = t.items.length - 1; k >= 0; --k) {
+          push(t.items[k].value, false);
+          push(t.items[k].key, false);
+        }
+        break;
+    }
+  }
+  return out.join('\n');
+}
+
 function enc(v, seen) {
   if (v === null) return null;
   if (v === undefined) return { undef: true };
@@ -131,5 +180,5 @@ function outcome(src) {
 
 const input = JSON.parse(fs.readFileSync(process.argv[2] || 0, 'utf8'));
 const lines = [];
-for (const s of input) lines.push(JSON.stringify([lexDump(s), cstDump(s), outcome(s)]));
+for (const s of input) lines.push(JSON.stringify([lexDump(s), cstDump(s), outcome(s), scalarsDump(s)]));
 process.stdout.write(lines.join('\n') + '\n');

@@ -7,7 +7,8 @@ usage: stages_pack.py [OUT_DIR]   (needs node and yaml@2.9.0 under $ORACLE_DIR, 
 Inputs are made exactly as run_all.sh makes them (same generators, counts and seeds). Each file is
 three sections, each `u32 length, zlib stream`, holding one record per input, in input order:
     inputs:   u32 len, input (UTF-8)
-    hashes:   u32 FNV-1a-32 of the lexer dump, u32 FNV-1a-32 of the CST dump (dumps as stages.js)
+    hashes:   u32 FNV-1a-32 of the lexer dump, of the CST dump and of the scalars dump (dumps as
+              stages.js writes them, UTF-8)
     outcomes: u32 len, outcome (JSON: {"ok": value, "warnings": [...]} or
               {"err": {"code", "pretty": String(e)}, "warnings": [...]}; lone surrogates as \\u escapes)
 All integers little-endian. The dumps are stored as hashes: kept whole they would be ~4 MB.
@@ -47,14 +48,15 @@ def main():
         assert len(res) == len(inputs), (name, len(res), len(inputs))
         sections = [bytearray(), bytearray(), bytearray()]
         for src, line in zip(inputs, res):
-            lex, cst, outcome = json.loads(line)
+            lex, cst, outcome, scalars = json.loads(line)
             if 'err' in outcome:
                 outcome['err'].pop('name', None)
                 outcome['err'].pop('pos', None)
             b = src.encode()
             o = json.dumps(outcome, separators=(',', ':')).encode()  # lone surrogates as \u escapes
             sections[0] += struct.pack('<I', len(b)) + b
-            sections[1] += struct.pack('<II', fnv1a32(lex.encode()), fnv1a32(cst.encode()))
+            sections[1] += struct.pack('<III', fnv1a32(lex.encode()), fnv1a32(cst.encode()),
+                                       fnv1a32(scalars.encode('utf-8', 'surrogatepass')))
             sections[2] += struct.pack('<I', len(o)) + o
         data = bytearray()
         for sec in sections:

@@ -6,7 +6,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::{Utf16, cst_dump, fnv1a32, json_string, lex_dump, load, records};
+use common::{Utf16, cst_dump, fnv1a32, json_string, lex_dump, load, records, scalars_dump};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -19,17 +19,27 @@ fn main() {
         let u = Utf16::new(r.input);
         let tokens = npm_yaml::lex(r.input);
         let lex = lex_dump(&u, &tokens);
-        let cst = cst_dump(r.input, &u, &npm_yaml::parse(r.input, &tokens));
+        let tree = npm_yaml::parse(r.input, &tokens);
+        let cst = cst_dump(r.input, &u, &tree);
+        let scalars = scalars_dump(r.input, &u, &tree);
         let lex_bad = fnv1a32(&lex) != r.lex_hash;
         let cst_bad = fnv1a32(&cst) != r.cst_hash;
+        let sc_bad = fnv1a32(&scalars) != r.scalars_hash;
         let bad = match stage {
             "lex" => lex_bad,
             "cst" => cst_bad && !lex_bad,
-            _ => lex_bad || cst_bad,
+            "scalars" => sc_bad && !cst_bad && !lex_bad,
+            _ => lex_bad || cst_bad || sc_bad,
         };
         if bad && shown < n {
             shown += 1;
-            println!("[{},{},{}]", json_string(r.input), json_string(&lex), json_string(&cst));
+            println!(
+                "[{},{},{},{}]",
+                json_string(r.input),
+                json_string(&lex),
+                json_string(&cst),
+                json_string(&scalars)
+            );
         }
     }
 }

@@ -4,7 +4,10 @@
 //! The stages work on byte offsets into the source; tokens are `(kind, start, end)` and the
 //! concrete syntax tree lives in an arena, so no stage copies text or recurses on input depth.
 
+pub mod compose;
 pub mod cst;
+pub mod errors;
+pub mod jsstr;
 pub mod lexer;
 pub mod parser;
 pub mod token;

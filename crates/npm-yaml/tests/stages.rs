@@ -1,9 +1,10 @@
 //! Differential test of each stage against npm yaml 2.9.0, without Node: `tests/data/<corpus>.bin`
 //! holds every input of the six corpora of `tools/yaml-oracle` with npm yaml's answers
-//! (`tools/yaml-oracle/stages_pack.py` writes them; the format is described there). For the lexer
-//! and the CST parser the answer is a hash of a canonical text dump (the same text
-//! `tools/yaml-oracle/stages.js` writes for npm yaml's `Lexer` and `Parser`); the final value,
-//! warnings and `String(e)` are kept whole for the composer.
+//! (`tools/yaml-oracle/stages_pack.py` writes them; the format is described there). For the lexer,
+//! the CST parser and the scalar resolvers the answer is a hash of a canonical text dump (the
+//! same text `tools/yaml-oracle/stages.js` writes for npm yaml's `Lexer`, `Parser` and
+//! `resolveFlowScalar`/`resolveBlockScalar`); the final value, warnings and `String(e)` are kept
+//! whole for the composer.
 //!
 //! The test fails when a stage agrees on fewer inputs of a corpus than its floor in `FLOORS`.
 //! To see an input's dumps side by side: `NPM_YAML_SHOW=3 cargo test -p dsh-skills-npm-yaml
@@ -12,31 +13,31 @@
 
 mod common;
 
-use common::{Utf16, cst_dump, fnv1a32, lex_dump, load, records};
+use common::{Utf16, cst_dump, fnv1a32, lex_dump, load, records, scalars_dump};
 use std::fmt::Write as _;
 
-/// Per corpus: inputs, and the least number of them on which the lexer and the CST agree with
-/// npm yaml (all of them: the lexer and the parser agree on every input).
-const FLOORS: &[(&str, usize, usize, usize)] = &[
-    ("real", 15_498, 15_498, 15_498),
-    ("block", 9_000, 9_000, 9_000),
-    ("mixed", 12_000, 12_000, 12_000),
-    ("chars", 9_000, 9_000, 9_000),
-    ("y11", 6_696, 6_696, 6_696),
-    ("keys", 6_000, 6_000, 6_000),
+/// Per corpus: inputs, and the least number of them on which the lexer, the CST and the scalar
+/// resolvers (every flow and block scalar of the tree) agree with npm yaml: all of them.
+const FLOORS: &[(&str, usize, usize, usize, usize)] = &[
+    ("real", 15_498, 15_498, 15_498, 15_498),
+    ("block", 9_000, 9_000, 9_000, 9_000),
+    ("mixed", 12_000, 12_000, 12_000, 12_000),
+    ("chars", 9_000, 9_000, 9_000, 9_000),
+    ("y11", 6_696, 6_696, 6_696, 6_696),
+    ("keys", 6_000, 6_000, 6_000, 6_000),
 ];
 
 #[test]
 fn stages_agree_with_npm_yaml() {
     let show: usize = std::env::var("NPM_YAML_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
-    let mut report = String::from("corpus   inputs  npm-ok  lexer          cst\n");
+    let mut report = String::from("corpus   inputs  npm-ok  lexer            cst              scalars\n");
     let mut failures = Vec::new();
-    for &(name, inputs, lex_floor, cst_floor) in FLOORS {
+    for &(name, inputs, lex_floor, cst_floor, sc_floor) in FLOORS {
         let secs = load(name);
         let recs = records(&secs);
         assert_eq!(recs.len(), inputs, "{name}: number of inputs");
-        let (mut lex_ok, mut cst_ok, mut npm_ok) = (0, 0, 0);
-        let (mut lex_shown, mut cst_shown) = (0, 0);
+        let (mut lex_ok, mut cst_ok, mut sc_ok, mut npm_ok) = (0, 0, 0, 0);
+        let (mut lex_shown, mut cst_shown, mut sc_shown) = (0, 0, 0);
         for r in &recs {
             npm_ok += usize::from(r.outcome.starts_with("{\"ok\""));
             let u = Utf16::new(r.input);
@@ -56,14 +57,24 @@ fn stages_agree_with_npm_yaml() {
                 cst_shown += 1;
                 println!("{name} CST differs on {:?}\n  ours: {dump}", r.input);
             }
+            let dump = scalars_dump(r.input, &u, &cst);
+            if fnv1a32(&dump) == r.scalars_hash {
+                sc_ok += 1;
+            } else if sc_shown < show {
+                sc_shown += 1;
+                println!("{name} scalars differ on {:?}\n  ours: {dump}", r.input);
+            }
         }
         writeln!(
             report,
-            "{name:<8} {inputs:>6}  {npm_ok:>6}  {lex_ok:>6} ({lex_floor:>6})  {cst_ok:>6} ({cst_floor:>6})"
+            "{name:<8} {inputs:>6}  {npm_ok:>6}  {lex_ok:>6} ({lex_floor:>6})  {cst_ok:>6} ({cst_floor:>6})  {sc_ok:>6} ({sc_floor:>6})"
         )
         .unwrap();
         if lex_ok < lex_floor {
             failures.push(format!("{name}: the lexer agrees on {lex_ok}, below its floor {lex_floor}"));
+        }
+        if sc_ok < sc_floor {
+            failures.push(format!("{name}: the scalar resolvers agree on {sc_ok}, below their floor {sc_floor}"));
         }
         if cst_ok < cst_floor {
             failures.push(format!("{name}: the CST agrees on {cst_ok}, below its floor {cst_floor}"));

@@ -2,7 +2,12 @@
 //! `tests/stages.rs` and `examples/stage_diff.rs`.
 #![allow(dead_code)]
 
+use npm_yaml::compose::ResolvedScalar;
+use npm_yaml::compose::resolve_block_scalar::resolve_block_scalar;
+use npm_yaml::compose::resolve_flow_scalar::resolve_flow_scalar;
 use npm_yaml::cst::{ErrorMessage, Item, Node, SourceToken, Top};
+use npm_yaml::errors::{ErrorAt, Errors};
+use npm_yaml::jsstr::json_string as js_json;
 use npm_yaml::{Cst, Kind, Token};
 use std::fmt::Write as _;
 
@@ -10,6 +15,7 @@ pub struct Record<'a> {
     pub input: &'a str,
     pub lex_hash: u32,
     pub cst_hash: u32,
+    pub scalars_hash: u32,
     pub outcome: &'a str,
 }
 
@@ -39,10 +45,11 @@ pub fn records<'a>(secs: &'a [Vec<u8>]) -> Vec<Record<'a>> {
         a += n;
         let lex_hash = read_u32(&secs[1], &mut b);
         let cst_hash = read_u32(&secs[1], &mut b);
+        let scalars_hash = read_u32(&secs[1], &mut b);
         let n = read_u32(&secs[2], &mut c) as usize;
         let outcome = std::str::from_utf8(&secs[2][c..c + n]).expect("UTF-8 outcome");
         c += n;
-        out.push(Record { input, lex_hash, cst_hash, outcome });
+        out.push(Record { input, lex_hash, cst_hash, scalars_hash, outcome });
     }
     out
 }
@@ -300,4 +307,60 @@ pub fn load(name: &str) -> Vec<Vec<u8>> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let file = std::fs::read(dir.join(format!("{name}.bin"))).expect("oracle data");
     sections(&file)
+}
+
+/// Every flow and block scalar of the tree, resolved (as `stages.js`'s `scalarsDump`).
+pub fn scalars_dump(src: &str, u: &Utf16, cst: &Cst) -> String {
+    let mut out = Vec::new();
+    let mut stack: Vec<(u32, bool)> = Vec::new();
+    for t in cst.top.iter().rev() {
+        if let Top::Node(id) = t {
+            stack.push((*id, false));
+        }
+    }
+    while let Some((id, at_root)) = stack.pop() {
+        let mut errors = Errors::new();
+        let resolved = match cst.node(id) {
+            Node::Document { value, .. } => {
+                stack.extend(value.map(|v| (v, true)));
+                continue;
+            }
+            Node::FlowScalar { kind, source, end, .. } if *kind != npm_yaml::Kind::Alias => {
+                resolve_flow_scalar(src, *kind, *source, end.as_deref(), true, &mut errors)
+            }
+            node @ Node::BlockScalar { .. } => resolve_block_scalar(src, node, at_root, true, &mut errors),
+            Node::BlockMap { items, .. } | Node::BlockSeq { items, .. } | Node::FlowCollection { items, .. } => {
+                for it in items.iter().rev() {
+                    stack.extend(it.value.map(|v| (v, false)));
+                    stack.extend(it.key.map(|k| (k, false)));
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        out.push(scalar_line(src, u, &resolved, &errors));
+    }
+    out.join("\n")
+}
+
+fn scalar_line(src: &str, u: &Utf16, r: &ResolvedScalar, errors: &Errors) -> String {
+    let ty = r.ty.map_or("null", |t| t.name());
+    let [a, b, c] = r.range.map(|x| u.at(x));
+    let mut line = format!("{} {ty} {} {a},{b},{c}", r.value.to_json(), js_json(&r.comment));
+    for (i, e) in errors.iter().enumerate() {
+        line.push_str(if i == 0 { " ! " } else { " ; " });
+        match e.at {
+            ErrorAt::Offset(o) => write!(line, "{}", u.at(o)).unwrap(),
+            ErrorAt::Token(t) => {
+                let len = match t.kind {
+                    Kind::DocMode | Kind::FlowErrorEnd => 1,
+                    _ => u.len(t.start, t.end),
+                };
+                write!(line, "{}:{len}", u.at(t.start)).unwrap()
+            }
+        }
+        write!(line, " {} {}", e.code.name(), js_json(&e.message)).unwrap();
+    }
+    let _ = src;
+    line
 }
