@@ -83,3 +83,29 @@ fn stages_agree_with_npm_yaml() {
     println!("{report}");
     assert!(failures.is_empty(), "{}\n{report}", failures.join("\n"));
 }
+
+/// Every stage runs to the end, without a panic, on a mutation of each corpus input (the stages
+/// are meant for any text; mutations reach states the generators do not).
+#[test]
+fn mutated_inputs_go_through_every_stage() {
+    let mut rng = common::Rng::new();
+    let mut n = 0;
+    for &(name, ..) in FLOORS {
+        let secs = load(name);
+        for r in records(&secs) {
+            let s = common::mutate(r.input, &mut rng);
+            let tokens = npm_yaml::lex(&s);
+            let cst = npm_yaml::parse(&s, &tokens);
+            // the tokens cover the input, in order
+            let mut at = 0;
+            for t in &tokens {
+                assert_eq!(t.start, at, "{s:?}");
+                at = t.end;
+            }
+            assert_eq!(at as usize, s.len(), "{s:?}");
+            std::hint::black_box(scalars_dump(&s, &Utf16::new(&s), &cst));
+            n += 1;
+        }
+    }
+    assert_eq!(n, 58_194);
+}

@@ -364,3 +364,77 @@ fn scalar_line(src: &str, u: &Utf16, r: &ResolvedScalar, errors: &Errors) -> Str
     let _ = src;
     line
 }
+
+/// A fixed-seed xorshift generator, for mutations that are the same on every run.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new() -> Self {
+        Rng(0x9E37_79B9_7F4A_7C15)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// `input` with one to four YAML-significant pieces inserted or put in place of a few bytes.
+pub fn mutate(input: &str, rng: &mut Rng) -> String {
+    const PIECES: &[&str] = &[
+        " ",
+        "\t",
+        "\n",
+        "\r",
+        "\r\n",
+        "-",
+        "?",
+        ":",
+        ",",
+        "[",
+        "]",
+        "{",
+        "}",
+        "#",
+        "&a",
+        "*a",
+        "!",
+        "!!str",
+        "|",
+        ">",
+        "'",
+        "\"",
+        "%YAML 1.1\n",
+        "---",
+        "...",
+        "\\",
+        "\u{FEFF}",
+        "\u{1F600}",
+        "\u{E9}",
+        "\\u",
+        "- ",
+        ": ",
+        "? ",
+        "  ",
+    ];
+    let mut s = input.to_owned();
+    for _ in 0..(1 + rng.next() % 4) {
+        let mut at = (rng.next() as usize) % (s.len() + 1);
+        while !s.is_char_boundary(at) {
+            at -= 1;
+        }
+        let p = PIECES[(rng.next() as usize) % PIECES.len()];
+        if rng.next() % 3 == 0 {
+            let mut end = (at + 1 + (rng.next() as usize) % 3).min(s.len());
+            while !s.is_char_boundary(end) {
+                end += 1;
+            }
+            s.replace_range(at..end, p);
+        } else {
+            s.insert_str(at, p);
+        }
+    }
+    s
+}
