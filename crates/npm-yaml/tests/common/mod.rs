@@ -426,7 +426,7 @@ pub fn mutate(input: &str, rng: &mut Rng) -> String {
             at -= 1;
         }
         let p = PIECES[(rng.next() as usize) % PIECES.len()];
-        if rng.next() % 3 == 0 {
+        if rng.next().is_multiple_of(3) {
             let mut end = (at + 1 + (rng.next() as usize) % 3).min(s.len());
             while !s.is_char_boundary(end) {
                 end += 1;
