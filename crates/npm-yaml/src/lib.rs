@@ -1,0 +1,18 @@
+//! npm `yaml` 2.9.0's parsing pipeline, in Rust, stage for stage (see README.md for the map from
+//! npm yaml's files to these modules). Written from npm yaml's source, which is ISC licensed.
+//!
+//! The stages work on byte offsets into the source; tokens are `(kind, start, end)` and the
+//! concrete syntax tree lives in an arena, so no stage copies text or recurses on input depth.
+
+pub mod compose;
+pub mod cst;
+pub mod errors;
+pub mod jsstr;
+pub mod lexer;
+pub mod parser;
+pub mod token;
+
+pub use cst::{Cst, Item, Node, NodeId, SourceToken, Top};
+pub use lexer::lex;
+pub use parser::parse;
+pub use token::{Kind, Token};
