@@ -7,7 +7,8 @@
 For each repository (a folder of --repos; default: every one), it runs `lint --format json`
 from the repository's top with a fresh empty home and counts findings by rule and severity,
 for each binary, then prints a table of the rules whose counts differ, the totals of the
-reference rules (`broken-reference`, `reference-escapes-bundle`) and of `unclosed-code-fence`.
+reference rules (`broken-reference`, `reference-escapes-bundle`) and of `unclosed-code-fence`,
+and every finding that only one binary reports (rule, severity, file, line, column, message).
 
 Every `unclosed-code-fence` the last binary reports is checked against an independent CommonMark
 parser (markdown-it-py, `pip install markdown-it-py`; skipped with a note when it is missing):
@@ -96,18 +97,26 @@ def main():
     except ImportError:
         md = None
     totals = {label: collections.Counter() for label, _ in bins}
+    moved = []
     last_findings = []
     linted = set()
     for name in names:
         top = os.path.join(args.repos, name)
         per = {}
+        keyed = {}
         for label, binary in bins:
             doc = lint(binary, top, env)
             per[label] = counts(doc)
+            keyed[label] = collections.Counter(
+                (f["rule"], f["severity"], f["displayPath"], f["line"], f["column"], f["message"]) for f in doc["findings"]
+            )
             totals[label].update(per[label])
             if label == "after":
                 last_findings += [dict(f, repo=name) for f in doc["findings"]]
                 linted.update(i["path"] for i in doc.get("inputs", []) if isinstance(i, dict) and "path" in i)
+        if len(bins) == 2:
+            for k in sorted((keyed["before"] - keyed["after"]) + (keyed["after"] - keyed["before"]), key=str):
+                moved.append((name, "before only" if keyed["before"][k] > keyed["after"][k] else "after only", k))
         keys = sorted(set().union(*per.values()))
         print(f"== {name}")
         for k in keys:
@@ -121,6 +130,11 @@ def main():
             row = [totals[label].get((rule, sev), 0) for label, _ in bins]
             if any(row):
                 print(f"  {rule:<28} {sev:<8} " + " ".join(f"{n:>6}" for n in row))
+
+    if len(bins) == 2:
+        print(f"== findings not in both runs (rule, severity, file, line, column, message): {len(moved)}")
+        for name, side, k in moved:
+            print(f"  {side}: {name}: {k[2]}:{k[3]}:{k[4]} [{k[0]} {k[1]}] {k[5][:140]}")
 
     # Every reported unclosed fence, checked by markdown-it-py; and the ones it finds that lint does not.
     fences = [f for f in last_findings if f["rule"] == "unclosed-code-fence"]

@@ -557,7 +557,12 @@ fn html(raw: &str, at: usize, refs: &mut Vec<Reference>) {
                 values.push(v..v + len + 2);
             }
         }
-        prose_line(line, start, &|r: Range<usize>| values.iter().any(|v| v.start + start < r.end && r.start < v.end + start), refs);
+        prose_line(
+            line,
+            start,
+            &|r: Range<usize>| values.iter().any(|v| v.start + start < r.end && r.start < v.end + start),
+            refs,
+        );
     }
 }
 
@@ -777,7 +782,8 @@ mod tests {
         assert!(scan("```\nx\n```js\n").unclosed_fence.is_some());
         // A fence indented four spaces inside an outer block is code, not its end (the hand
         // scanner closed the outer block there and took the real end for a new fence).
-        let body = "```markdown\n## Usage\n\n    ```bash\n    python scripts/run.py\n    ```\n```\n\nSee `scripts/a.py`.\n";
+        let body =
+            "```markdown\n## Usage\n\n    ```bash\n    python scripts/run.py\n    ```\n```\n\nSee `scripts/a.py`.\n";
         assert_eq!(scan(body).unclosed_fence, None);
         // The example is Markdown, not a shell: the script in it is a mention.
         assert_eq!(found(body), [("scripts/run.py".into(), Mention), ("scripts/a.py".into(), Instruction)]);
