@@ -793,6 +793,26 @@ mod tests {
     }
 
     #[test]
+    fn the_closing_fence_the_help_suggests_closes_the_block() {
+        for body in [
+            "Intro.\n\n```python\nprint('x')\n",
+            "> Quote:\n>\n> ~~~~sh\n> echo x\n",
+            "- step\n\n  ```sh\n  echo x\n",
+            "1. ```sh\n   echo x\n",
+        ] {
+            let s = scan(body);
+            let open = s.unclosed_fence.clone().unwrap_or_else(|| panic!("{body:?}: no unclosed fence"));
+            let line = &body[open];
+            let marker: String = line.chars().take_while(|&c| c == line.as_bytes()[0] as char).collect();
+            // `lint`'s help: "close it with a line of `{indent}{marker}` after the code".
+            let fixed = format!("{body}{}{marker}\n\nAfter.\n", s.fence_indent);
+            let after = scan(&fixed);
+            assert_eq!(after.unclosed_fence, None, "{fixed:?}");
+            assert!(markdown::parse(&fixed).code_blocks.len() == 1, "{fixed:?}: the fix opened another block");
+        }
+    }
+
+    #[test]
     fn markdown_structure_comes_from_the_parser() {
         // A definition cannot interrupt a paragraph: that line is text (a mention).
         assert_eq!(found("Intro.\n[def]: references/d.md\n"), [("references/d.md".into(), Mention)]);
