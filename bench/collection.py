@@ -4,6 +4,7 @@
     python3 bench/collection.py                  # 10,000 skills, three levels deep
     python3 bench/collection.py --skills 1000
     python3 bench/collection.py --noise 1000000  # also: a tree of that many non-skill files
+    python3 bench/collection.py --bin NEW --against OLD   # two builds side by side, with ratios
 
 It builds the release binary and generates a deterministic repository under target/bench/:
 `.git/`, a README, and N skills as `plugins/p<i>/skills/<name>/SKILL.md` (100 per plugin,
@@ -78,7 +79,13 @@ def main():
     ap.add_argument("--noise", type=int, default=0)
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--no-build", action="store_true", help="use target/release/dsh-skills as it is")
+    ap.add_argument("--bin", help="time this binary (no build)")
+    ap.add_argument("--against", help="also time this binary, interleaved, and print the ratios")
     args = ap.parse_args()
+    global BIN
+    if args.bin:
+        BIN = os.path.abspath(args.bin)
+        args.no_build = True
     if not shutil.which("hyperfine"):
         sys.exit("bench: hyperfine is required (apt-get install hyperfine)")
     if not args.no_build:
@@ -94,6 +101,10 @@ def main():
         "lint": f"{BIN} lint > /dev/null",
         "lint-json": f"{BIN} lint --format json > /dev/null",
     }
+    if args.against:
+        other = os.path.abspath(args.against)
+        cmds["lint-against"] = f"{other} lint > /dev/null"
+        cmds["json-against"] = f"{other} lint --format json > /dev/null"
     export = os.path.join(top, "..", "collection-hyperfine.json")
     subprocess.run(
         ["hyperfine", "--warmup", "2", "--runs", str(args.runs), "-i",
@@ -107,6 +118,10 @@ def main():
     for name, cmd in cmds.items():
         med = results[cmd]
         print(f"{name:<10} {med * 1000:>7.1f}ms {med / floor:>8.2f} {peak_kb(cmd, top, env) / 1024:>7.1f}MB")
+    if args.against:
+        print(f"{BIN} / {args.against} (medians): "
+              f"lint {results[cmds['lint']] / results[cmds['lint-against']]:.3f}, "
+              f"lint --format json {results[cmds['lint-json']] / results[cmds['json-against']]:.3f}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 //! Facts derived from a discovery, shared by the commands, lint and the renderers: why a copy
 //! wins ([`explain`]), skill folders the harness does not scan ([`unscanned`]), references in a
-//! skill body ([`refscan`], [`refs`]) and close-name suggestions ([`suggest`]). Depends on the
+//! skill body ([`refscan`], [`refs`], read as CommonMark by [`markdown`]) and close-name suggestions ([`suggest`]). Depends on the
 //! engine only.
 
 pub mod explain;
+pub mod markdown;
 pub mod refs;
 pub mod refscan;
 pub mod suggest;

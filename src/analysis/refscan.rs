@@ -21,6 +21,7 @@
 //! `lint` (broken and escaping references) and `show` (the references table) both use it, so
 //! they agree on what is a reference and on its line.
 
+use crate::analysis::markdown;
 use std::ops::Range;
 
 /// Path prefixes that mark a mention of a bundled file (`scripts/run.py`).
@@ -67,36 +68,8 @@ pub struct Scan {
     pub refs: Vec<Reference>,
     /// The opening line (byte range in the body) of a code fence that is never closed.
     pub unclosed_fence: Option<Range<usize>>,
-}
-
-/// An open code fence: its character, length and opening line.
-#[derive(Clone, Debug)]
-struct OpenFence {
-    ch: u8,
-    len: usize,
-    line: Range<usize>,
-    /// Commands in it are run (a shell block, or a block without a language).
-    shell: bool,
-}
-
-/// Whether `line` opens (or, with `open`, closes) a code fence. Returns the fence character,
-/// run length and the info string.
-fn fence_of(line: &str) -> Option<(u8, usize, &str)> {
-    let t = line.trim_start_matches([' ', '\t']);
-    let ch = *t.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = t.bytes().take_while(|&b| b == ch).count();
-    if len < 3 {
-        return None;
-    }
-    let info = t[len..].trim();
-    // A backtick fence's info string cannot contain a backtick (```` ```code``` ```` is a span).
-    if ch == b'`' && info.contains('`') {
-        return None;
-    }
-    Some((ch, len, info))
+    /// What a closing fence for it must start with (`> ` in a quote, spaces in a list item).
+    pub fence_indent: String,
 }
 
 const SHELL_LANGS: [&str; 12] =
@@ -209,8 +182,23 @@ const MAX_LINE: usize = 64 * 1024;
 /// At most this many references per line.
 const MAX_PER_LINE: usize = 64;
 
+/// A reference found in one kind of text, before the line around it is read.
+struct Found {
+    r: Reference,
+    /// In a code block.
+    code: bool,
+    /// On a comment line of a code block (`# …`, `// …`).
+    comment: bool,
+    /// In a code span opened at this offset.
+    span: Option<usize>,
+}
+
 /// Every reference in `body`, in order of appearance (duplicates kept: a target can be
 /// mentioned in passing and linked later).
+///
+/// The body is read as CommonMark ([`markdown::parse`]): code blocks, code spans, link and
+/// image destinations, reference definitions, HTML and headings are where the parser puts
+/// them; the words around a reference (on its line) say how strongly the body points at it.
 pub fn scan(body: &str) -> Scan {
     let mut out = Scan::default();
     let bytes = body.as_bytes();
@@ -219,72 +207,92 @@ pub fn scan(body: &str) -> Scan {
     if memchr::memchr3(b'`', b'~', b'[', bytes).is_none() && memchr::memchr2(b'/', b'<', bytes).is_none() {
         return out;
     }
-    let mut fence: Option<OpenFence> = None;
-    let mut project_section = false;
+    let md = markdown::parse(body);
+    out.unclosed_fence = md.unclosed_fence.as_ref().map(|f| f.line.clone());
+    out.fence_indent = md.unclosed_fence.as_ref().map(|f| f.indent.clone()).unwrap_or_default();
+    let mut found: Vec<Found> = Vec::new();
+    let mut refs = Vec::new();
+    let mut take = |refs: &mut Vec<Reference>, code: bool, comment: bool, span: Option<usize>| {
+        found.extend(refs.drain(..).map(|r| Found { r, code, comment, span }));
+    };
+    for line in &md.code_lines {
+        let text = &body[line.range.clone()];
+        // Lines longer than any prose (generated data, minified code) are not read for
+        // references: the per-reference look-behind below stays bounded.
+        if text.len() > MAX_LINE || !might_reference(text) {
+            continue;
+        }
+        let shell = SHELL_LANGS.contains(&md.langs[line.lang_index].as_str());
+        fenced_line(text, line.range.start, shell, &mut refs);
+        let t = text.trim_start();
+        take(&mut refs, true, t.starts_with('#') || t.starts_with("//"), None);
+    }
+    for span in &md.code_spans {
+        let raw = &body[span.clone()];
+        let ticks = raw.bytes().take_while(|&b| b == b'`').count();
+        if raw.len() > MAX_LINE || raw.len() < 2 * ticks {
+            continue;
+        }
+        code_span(&raw[ticks..raw.len() - ticks], span.start + ticks, &mut refs);
+        take(&mut refs, false, false, Some(span.start));
+    }
+    for d in &md.destinations {
+        link_target(&d.url, &body[d.range.clone()], d.range.start, &mut refs);
+        take(&mut refs, false, false, None);
+    }
+    for h in &md.html {
+        html(&body[h.clone()], h.start, &mut refs);
+        take(&mut refs, false, false, None);
+    }
+    // Prose: each line, outside what the parser says is code, a link, HTML or a definition.
     let mut offset = 0;
     for line in body.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
         let text = line.trim_end_matches(['\n', '\r']);
-        if let Some((ch, len, info)) = fence_of(text) {
-            match &fence {
-                Some(open) if open.ch == ch && len >= open.len && info.is_empty() => {
-                    fence = None;
-                    continue;
-                }
-                Some(_) => {}
-                None => {
-                    let lang = info.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-                    fence = Some(OpenFence {
-                        ch,
-                        len,
-                        line: start..start + text.len(),
-                        shell: SHELL_LANGS.contains(&lang.as_str()),
-                    });
-                    continue;
-                }
-            }
-        }
-        // Lines longer than any prose (generated data, minified code) are not read for
-        // references: the per-reference look-behind below stays bounded.
-        if text.len() > MAX_LINE || !might_reference(text) {
-            if fence.is_none() && text.starts_with('#') {
-                project_section = is_project_heading(text);
-            }
+        if text.len() > MAX_LINE || !might_reference(text) || md.covered(start..start + text.len()) {
             continue;
         }
-        let mut line_refs = Vec::new();
-        if let Some(open) = &fence {
-            fenced_line(text, start, open.shell, &mut line_refs);
-        } else if text.starts_with('#') {
-            project_section = is_project_heading(text);
-            prose_line(text, start, &mut line_refs);
-        } else {
-            prose_line(text, start, &mut line_refs);
+        prose_line(text, start, &|r: Range<usize>| md.masked(r), &mut refs);
+        take(&mut refs, false, false, None);
+    }
+    found.sort_by_key(|f| f.r.start);
+    // Each line with references: what it says around them.
+    let mut headings = md.headings.iter().peekable();
+    let mut project_section = false;
+    let mut i = 0;
+    while i < found.len() {
+        let pos = found[i].r.start;
+        let line_start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |n| n + 1);
+        let line_end = memchr::memchr(b'\n', &bytes[pos..]).map_or(body.len(), |n| pos + n);
+        let next = i + found[i..].iter().take_while(|f| f.r.start < line_end).count();
+        let line = &found[i..next];
+        i = next;
+        while let Some(h) = headings.next_if(|h| h.start < line_end) {
+            project_section = is_project_heading(&body[h.clone()]);
         }
-        if line_refs.is_empty() {
+        let text = body[line_start..line_end].trim_end_matches('\r');
+        // A line of a template to fill in: even its links are examples.
+        if text.len() > MAX_LINE || template_line(text) {
             continue;
         }
         let lower = text.to_lowercase();
         let elsewhere = project_section || ELSEWHERE.iter().any(|p| lower.contains(p));
-        // A line of a template to fill in: even its links are examples.
-        if template_line(text) {
-            continue;
-        }
-        line_refs.truncate(MAX_PER_LINE);
-        for mut r in line_refs {
-            let before = &text[..(r.start - start).min(text.len())];
-            let after = &text[(r.end - start).min(text.len())..];
+        for f in line.iter().take(MAX_PER_LINE) {
+            let mut r = f.r.clone();
+            let before = &text[..(r.start - line_start).min(text.len())];
+            let after = &text[(r.end - line_start).min(text.len())..];
             if r.evidence != Evidence::Link {
                 if elsewhere || illustrative(before) {
                     continue;
                 }
                 // Prose tells the model to read it: not a word inside code.
-                let comment = {
-                    let t = text.trim_start();
-                    t.starts_with('#') || t.starts_with("//")
+                let prose = match f.span {
+                    Some(s) if s >= line_start => &text[..(s - line_start).min(text.len())],
+                    Some(_) => "",
+                    None => prose_before(before),
                 };
-                if r.evidence == Evidence::Mention && (fence.is_none() || comment) && instructed(prose_before(before)) {
+                if r.evidence == Evidence::Mention && (!f.code || f.comment) && instructed(prose) {
                     r.evidence = Evidence::Instruction;
                 }
             }
@@ -295,34 +303,6 @@ pub fn scan(body: &str) -> Scan {
             }
             out.refs.push(r);
         }
-    }
-    if let Some(open) = fence {
-        out.unclosed_fence = Some(open.line);
-    }
-    out
-}
-
-/// Byte ranges of the body inside fenced code blocks (fence lines included); an unclosed
-/// fence runs to the end.
-pub fn fenced_ranges(body: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut open: Option<(u8, usize, usize)> = None;
-    let mut offset = 0;
-    for line in body.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let Some((ch, len, info)) = fence_of(line.trim_end_matches(['\n', '\r'])) else { continue };
-        match open {
-            Some((c, l, s)) if c == ch && len >= l && info.is_empty() => {
-                out.push(s..offset);
-                open = None;
-            }
-            Some(_) => {}
-            None => open = Some((ch, len, start)),
-        }
-    }
-    if let Some((_, _, s)) = open {
-        out.push(s..body.len());
     }
     out
 }
@@ -510,121 +490,40 @@ fn command(line: &str, at: usize, shell: bool, refs: &mut Vec<Reference>) {
     }
 }
 
-/// A line outside code blocks: links, definitions, autolinks, code spans, bare paths.
-fn prose_line(line: &str, at: usize, refs: &mut Vec<Reference>) {
-    let trimmed = line.trim_start();
-    let indent = line.len() - trimmed.len();
-    // A reference definition `[label]: target`; a footnote `[^1]: text` is not one.
-    if let Some(rest) = trimmed.strip_prefix('[')
-        && !rest.starts_with('^')
-        && let Some(close) = rest.find("]:")
-        && !rest[..close].contains('[')
-    {
-        let after = &rest[close + 2..];
-        let target = after.trim_start();
-        let t_end = target.find(char::is_whitespace).unwrap_or(target.len());
-        let t_start = indent + 1 + close + 2 + (after.len() - target.len());
-        link_target(&target[..t_end], at + t_start, refs);
-        return;
-    }
-    let bytes = line.as_bytes();
-    // Byte ranges of the line that are code spans or links (not read as prose).
-    let mut masked = vec![false; bytes.len()];
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'`' => {
-                let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
-                let ticks = &line[i..i + run];
-                let body_start = i + run;
-                // The closing run of exactly the same length.
-                let mut j = body_start;
-                let mut close = None;
-                while let Some(k) = line[j..].find(ticks) {
-                    let s = j + k;
-                    let e = s + run;
-                    if bytes.get(e) != Some(&b'`') && (s == 0 || bytes[s - 1] != b'`') {
-                        close = Some(s);
-                        break;
-                    }
-                    j = e + line[e..].bytes().take_while(|&b| b == b'`').count();
-                }
-                let Some(s) = close else {
-                    i += run;
-                    continue;
-                };
-                code_span(&line[body_start..s], at + body_start, line, i, refs);
-                masked[i..s + run].iter_mut().for_each(|m| *m = true);
-                i = s + run;
-            }
-            b']' if bytes.get(i + 1) == Some(&b'(') => {
-                let rest = &line[i + 2..];
-                let (target, len) = if let Some(r) = rest.strip_prefix('<') {
-                    match r.find('>') {
-                        Some(e) => (&r[..e], e + 2),
-                        None => ("", 0),
-                    }
-                } else {
-                    let mut depth = 0;
-                    let end = rest
-                        .char_indices()
-                        .find(|&(_, c)| match c {
-                            '(' => {
-                                depth += 1;
-                                false
-                            }
-                            ')' if depth == 0 => true,
-                            ')' => {
-                                depth -= 1;
-                                false
-                            }
-                            c => c.is_whitespace(),
-                        })
-                        .map_or(rest.len(), |(j, _)| j);
-                    (&rest[..end], end)
-                };
-                let t_start = i + 2 + usize::from(rest.starts_with('<'));
-                link_target(target, at + t_start, refs);
-                let close = rest[len.min(rest.len())..].find(')').map_or(rest.len(), |c| len + c + 1);
-                let end = (i + 2 + close).min(bytes.len());
-                masked[i..end].iter_mut().for_each(|m| *m = true);
-                i = end;
-            }
-            b'<' => {
-                // `<references/x.md>`: an autolink-shaped path (HTML tags have no `/` inside
-                // a name, or end in `/>`).
-                if let Some(e) = line[i + 1..].find('>') {
-                    let inner = &line[i + 1..i + 1 + e];
-                    if !inner.is_empty()
-                        && !inner.contains(char::is_whitespace)
-                        && !inner.ends_with('/')
-                        && inner.contains('/')
-                        && bundled_path(inner).is_some_and(file_like)
-                    {
-                        let t = bundled_path(inner).unwrap_or(inner);
-                        push(refs, at + i + 1, inner, t, Evidence::Link);
-                        masked[i..i + e + 2].iter_mut().for_each(|m| *m = true);
-                        i += e + 2;
-                        continue;
-                    }
-                }
-                i += 1;
-            }
-            _ => i += 1,
+/// A line of prose (outside code blocks, code spans, links, definitions and HTML, which
+/// `masked` says): autolink-shaped paths and bare paths.
+fn prose_line(line: &str, at: usize, masked: &dyn Fn(Range<usize>) -> bool, refs: &mut Vec<Reference>) {
+    // `<references/x.md>`: an autolink-shaped path (CommonMark reads it as text; HTML tags have
+    // no `/` inside a name, or end in `/>`).
+    let mut shaped: Vec<Range<usize>> = Vec::new();
+    for i in memchr::memchr_iter(b'<', line.as_bytes()) {
+        if shaped.last().is_some_and(|r| i < r.end) || masked(at + i..at + i + 1) {
+            continue;
+        }
+        let Some(e) = line[i + 1..].find('>') else { break };
+        let inner = &line[i + 1..i + 1 + e];
+        if !inner.is_empty()
+            && !inner.contains(char::is_whitespace)
+            && !inner.ends_with('/')
+            && inner.contains('/')
+            && let Some(t) = bundled_path(inner).filter(|t| file_like(t))
+        {
+            push(refs, at + i + 1, inner, t, Evidence::Link);
+            shaped.push(i..i + e + 2);
         }
     }
-    // Bare paths in the prose that is left: they need an extension or a trailing slash
-    // ("unlimited references/appendix" is prose).
+    // Bare paths in the prose that is left: they need an extension ("unlimited
+    // references/appendix" is prose).
     let mut pos = 0;
     for piece in line.split_inclusive(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | '*' | '_')) {
         let w = piece.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | '*' | '_'));
         let w = trim_word(w);
         if !w.is_empty()
-            && !masked[pos..pos + w.len()].iter().any(|&m| m)
             && let Some(t) = bundled_path(w)
             && file_like(t)
             && !t.ends_with('/')
+            && !shaped.iter().any(|r| r.start < pos + w.len() && pos < r.end)
+            && !masked(at + pos..at + pos + w.len())
         {
             push(refs, at + pos, w, t, Evidence::Mention);
         }
@@ -632,9 +531,44 @@ fn prose_line(line: &str, at: usize, refs: &mut Vec<Reference>) {
     }
 }
 
+/// HTML (a line of an HTML block, an inline tag or comment): `href` and `src` values are
+/// links, other bundled paths in it mentions.
+fn html(raw: &str, at: usize, refs: &mut Vec<Reference>) {
+    let mut offset = 0;
+    for line in raw.split_inclusive('\n') {
+        let start = at + offset;
+        offset += line.len();
+        let line = line.trim_end_matches(['\n', '\r']);
+        if line.len() > MAX_LINE || !might_reference(line) {
+            continue;
+        }
+        let mut values: Vec<Range<usize>> = Vec::new();
+        let lower = line.to_ascii_lowercase();
+        for attr in ["href=", "src="] {
+            for (i, _) in lower.match_indices(attr) {
+                let v = i + attr.len();
+                let Some(&q) = line.as_bytes().get(v).filter(|&&q| q == b'"' || q == b'\'') else { continue };
+                if i > 0 && !line.as_bytes()[i - 1].is_ascii_whitespace() {
+                    continue;
+                }
+                let Some(len) = line[v + 1..].find(q as char) else { continue };
+                let value = &line[v + 1..v + 1 + len];
+                link_target(value, value, start + v + 1, refs);
+                values.push(v..v + len + 2);
+            }
+        }
+        prose_line(
+            line,
+            start,
+            &|r: Range<usize>| values.iter().any(|v| v.start + start < r.end && r.start < v.end + start),
+            refs,
+        );
+    }
+}
+
 /// A code span: a bare path (`scripts/x.py`) or a command (`scripts/deploy.sh staging`,
 /// `python scripts/c.py`).
-fn code_span(code: &str, at: usize, _line: &str, _tick: usize, refs: &mut Vec<Reference>) {
+fn code_span(code: &str, at: usize, refs: &mut Vec<Reference>) {
     let c = code.trim();
     let lead = code.len() - code.trim_start().len();
     if c.is_empty() {
@@ -656,9 +590,10 @@ fn code_span(code: &str, at: usize, _line: &str, _tick: usize, refs: &mut Vec<Re
     command(code, at, true, refs);
 }
 
-/// A link target, unless it is a URL, an anchor, a template or a placeholder.
-fn link_target(target: &str, at: usize, refs: &mut Vec<Reference>) {
-    let t = target.trim();
+/// A link destination (`url` as the parser reads it, `written` at `at` in the body), unless it
+/// is a URL, an anchor, a template or a placeholder.
+fn link_target(url: &str, written: &str, at: usize, refs: &mut Vec<Reference>) {
+    let t = url.trim();
     if t.is_empty()
         || t.starts_with('#')
         || t.contains("://")
@@ -674,9 +609,15 @@ fn link_target(target: &str, at: usize, refs: &mut Vec<Reference>) {
             return;
         }
     }
-    let written = t;
-    let t = t.strip_prefix("./").filter(|r| !r.is_empty()).unwrap_or(t);
-    push(refs, at, written, t, Evidence::Link);
+    let target = t.strip_prefix("./").filter(|r| !r.is_empty()).unwrap_or(t);
+    let lead = if target.len() < t.len() && written.starts_with("./") { 2 } else { 0 };
+    refs.push(Reference {
+        start: at + lead,
+        end: at + written.len().max(lead),
+        target: target.to_string(),
+        evidence: Evidence::Link,
+        run: false,
+    });
 }
 
 /// Each target once, at its strongest evidence (the first place it has that evidence).
@@ -737,7 +678,7 @@ mod tests {
 
     #[test]
     fn links_definitions_and_autolinks() {
-        let body = "See [the guide](references/guide.md#part) and ![img](<assets/a b.png>).\n\
+        let body = "See [the guide](references/guide.md#part) and ![img](<assets/a b.png>).\n\n\
                     [def]: references/def.md \"Title\"\n\
                     [^1]: GitHub Blog.\n\
                     Read <references/l.md> first. Ignore [site](https://x.y), [top](#top), <br/> and <div>.\n\
@@ -839,5 +780,60 @@ mod tests {
         assert_eq!(&body[open], "```python");
         // A closing fence may not have an info string.
         assert!(scan("```\nx\n```js\n").unclosed_fence.is_some());
+        // A fence indented four spaces inside an outer block is code, not its end (the hand
+        // scanner closed the outer block there and took the real end for a new fence).
+        let body =
+            "```markdown\n## Usage\n\n    ```bash\n    python scripts/run.py\n    ```\n```\n\nSee `scripts/a.py`.\n";
+        assert_eq!(scan(body).unclosed_fence, None);
+        // The example is Markdown, not a shell: the script in it is a mention.
+        assert_eq!(found(body), [("scripts/run.py".into(), Mention), ("scripts/a.py".into(), Instruction)]);
+        // In a list item, the closing fence is indented like the opening one.
+        let s = scan("1. Step\n\n   ```sh\n   x\n");
+        assert_eq!((s.unclosed_fence.is_some(), s.fence_indent.as_str()), (true, "   "));
+    }
+
+    #[test]
+    fn the_closing_fence_the_help_suggests_closes_the_block() {
+        for body in [
+            "Intro.\n\n```python\nprint('x')\n",
+            "> Quote:\n>\n> ~~~~sh\n> echo x\n",
+            "- step\n\n  ```sh\n  echo x\n",
+            "1. ```sh\n   echo x\n",
+        ] {
+            let s = scan(body);
+            let open = s.unclosed_fence.clone().unwrap_or_else(|| panic!("{body:?}: no unclosed fence"));
+            let line = &body[open];
+            let marker: String = line.chars().take_while(|&c| c == line.as_bytes()[0] as char).collect();
+            // `lint`'s help: "close it with a line of `{indent}{marker}` after the code".
+            let fixed = format!("{body}{}{marker}\n\nAfter.\n", s.fence_indent);
+            let after = scan(&fixed);
+            assert_eq!(after.unclosed_fence, None, "{fixed:?}");
+            assert!(markdown::parse(&fixed).code_blocks.len() == 1, "{fixed:?}: the fix opened another block");
+        }
+    }
+
+    #[test]
+    fn markdown_structure_comes_from_the_parser() {
+        // A definition cannot interrupt a paragraph: that line is text (a mention).
+        assert_eq!(found("Intro.\n[def]: references/d.md\n"), [("references/d.md".into(), Mention)]);
+        assert_eq!(found("Intro.\n\n[def]: references/d.md\n"), [("references/d.md".into(), Link)]);
+        // Indented code and code in a quote are code; a command there runs the script.
+        assert_eq!(found("Then:\n\n    python scripts/a.py\n"), [("scripts/a.py".into(), Instruction)]);
+        assert_eq!(found("> ```bash\n> python scripts/b.py\n> ```\n"), [("scripts/b.py".into(), Instruction)]);
+        // HTML: `href` and `src` are links; a Markdown link inside an HTML block is text.
+        assert_eq!(
+            found("<p>\n<a href=\"references/r.md\">r</a> <img src='assets/i.png'>\n</p>\n"),
+            [("references/r.md".into(), Link), ("assets/i.png".into(), Link)]
+        );
+        // Escapes in a destination: the file name is the unescaped one, the range the written one.
+        let body = "See [x](./references/a\\_b.md) and [y](\n  references/c.md).\n";
+        let s = scan(body);
+        let got: Vec<(&str, &str)> = s.refs.iter().map(|r| (r.target.as_str(), &body[r.start..r.end])).collect();
+        assert_eq!(got, [("references/a_b.md", "references/a\\_b.md"), ("references/c.md", "references/c.md")]);
+        // A code span across lines, and backticks in a link's text.
+        let body = "Run `python\nscripts/c.py` and [`x`](references/x.md).\n";
+        assert_eq!(found(body), [("scripts/c.py".into(), Instruction), ("references/x.md".into(), Link)]);
+        // Setext headings start a section too.
+        assert!(found("Your project\n============\n\nRun `scripts/x.py`.\n").is_empty());
     }
 }

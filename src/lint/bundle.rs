@@ -56,7 +56,11 @@ pub fn check_references(
             )
             .at(body_offset + open.start..body_offset + open.end)
             .label("opened here")
-            .help(format!("close it with a line of `{}` after the code", open_fence_marker(&body[open.clone()]))),
+            .help(format!(
+                "close it with a line of `{}{}` after the code",
+                scan.fence_indent,
+                open_fence_marker(&body[open.clone()])
+            )),
         );
     }
     let mut listings = Listings::new();

@@ -235,7 +235,7 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
             let last = seen.len() == MAX_PER_FILE;
             let at = body.start + start;
             // In a code block it is often example output: worth a look, not a warning.
-            let fenced = fences.get_or_insert_with(|| crate::analysis::refscan::fenced_ranges(body_text));
+            let fenced = fences.get_or_insert_with(|| crate::analysis::markdown::code_blocks(body_text));
             let in_code = fenced.iter().any(|r| r.contains(&start));
             out.push(
                 Finding::new(

@@ -608,10 +608,14 @@ pub static RULES: &[Rule] = &[
         Warning,
         Suspicious,
         "A code fence (```` ``` ```` or `~~~`) in the body is never closed.",
-        "A fence runs to a line of the same character, at least as long and with nothing after it. \
-         Without one, everything after the opening line is code: headings, links and instructions \
-         below it reach the model (and every Markdown renderer) as the contents of a code block.",
-        "Close the block with a line of the same fence characters.",
+        "The body is read as CommonMark: a fence runs to a line of the same character, at least as \
+         long, with nothing after it and indented at most three spaces from its container (a fence \
+         line indented four spaces inside a block is part of the code). Reported when no such line \
+         comes and the block runs to the end of the body: everything after the opening line is code, \
+         and headings, links and instructions below it reach the model (and every Markdown renderer) \
+         as the contents of a code block.",
+        "Close the block with a line of the same fence characters (in a quote or a list item, \
+         indented like the opening fence).",
     ),
     rule(
         "home-path",
