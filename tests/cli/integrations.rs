@@ -85,6 +85,7 @@ const GOOD: &str = "---\nname: triage\ndescription: \"Sort bugs: by severity\"\n
 const BAD: &str = "---\nname: triage\ndescription: Sort bugs: by severity\n---\n\nRead the report.\n";
 
 #[test]
+#[ignore = "networked (installs from a package registry or builds a nested package): .ci/run runs it, `cargo test -- --ignored`"]
 fn the_pre_commit_hook_runs_on_a_sample_project() {
     let repo = support::manifest();
     if !repo.join(".git").exists() {
@@ -178,6 +179,7 @@ fn workflows_copy() -> tempfile::TempDir {
 }
 
 #[test]
+#[ignore = "networked (installs from a package registry or builds a nested package): .ci/run runs it, `cargo test -- --ignored`"]
 fn actionlint_passes_the_workflows_and_the_action() {
     let Some(tool) = actionlint() else { return };
     let copy = workflows_copy();
@@ -251,6 +253,7 @@ fn vendored_parser_hash(repo: &Path) -> u64 {
 }
 
 #[test]
+#[ignore = "networked (installs from a package registry or builds a nested package): .ci/run runs it, `cargo test -- --ignored`"]
 fn the_crates_package_and_build_as_published() {
     if std::env::var_os("DSH_SKILLS_SKIP_PACKAGE").is_some() {
         eprintln!("skipped: DSH_SKILLS_SKIP_PACKAGE is set");
