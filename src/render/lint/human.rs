@@ -141,14 +141,18 @@ fn rule_counts(report: &Report) -> HashMap<RuleKey, RuleCount> {
 fn group_tail(report: &Report, first: usize, count: &RuleCount, opts: Options) -> String {
     let (rule, severity) = (report.findings[first].rule, report.findings[first].severity);
     let rest = count.findings - 1;
-    let mut out = format!(
-        "`{rule}` is found {} times in {} {}; the other places (each in full with --verbose, all in --format json):\n",
-        count.findings,
-        count.files,
-        if count.files == 1 { "file" } else { "files" },
-    );
     // `  = note: ` and the gutter come before each line.
     let width = opts.width.saturating_sub(12).max(40);
+    let mut out = wrap(
+        &format!(
+            "`{rule}` is found {} times in {} {}; the other places (each in full with --verbose, all in --format json):",
+            count.findings,
+            count.files,
+            if count.files == 1 { "file" } else { "files" },
+        ),
+        width,
+    );
+    out.push('\n');
     let mut listed = 0;
     for f in report.findings[first + 1..].iter().filter(|f| f.rule == rule && f.severity == severity) {
         if listed == LISTED {
@@ -318,15 +322,15 @@ fn finding(report: &Report, f: &Finding, renderer: &Renderer, width: usize, tail
         }
         _ => title.element(Origin::path(display.clone())),
     };
-    group = group.element(Level::NOTE.message(format!("harness: {}", term::escape(&f.harness))));
+    // `= note: ` and the gutter take about 10 columns.
+    let room = width.saturating_sub(10).max(30);
+    group = group.element(Level::NOTE.message(wrap(&format!("harness: {}", term::escape(&f.harness)), room)));
     for r in &f.related {
         if r.path != f.path || r.span.is_none() {
             let p = term::escape(&report.display_path(&r.path)).into_owned();
             group = group.element(Level::NOTE.message(format!("{}: {p}", term::escape(&r.message))));
         }
     }
-    // `= help: ` and the gutter take about 10 columns.
-    let room = width.saturating_sub(10).max(30);
     for h in &f.help {
         group = group.element(Level::HELP.message(wrap(&term::escape(h), room)));
     }
