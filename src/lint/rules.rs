@@ -458,11 +458,17 @@ pub static RULES: &[Rule] = &[
         "symlink-escapes-bundle",
         Warning,
         Suspicious,
-        "A symbolic link inside the skill folder points outside it, or dangles.",
+        "A symbolic link inside the skill folder points outside it and outside its repository, or \
+         dangles.",
         "Packaging, copying or installing the skill folder breaks such links, and the model, told \
          to resolve paths against the skill's base directory, reaches a file that is not part of \
-         the skill.",
-        "Replace the link with the file itself.",
+         the skill. Links that stay inside the skill's repository (the nearest folder above it \
+         holding `.git`) are fine and not reported: a plugin's skills linking into a shared folder \
+         of the same repository (`../../commands/x.md`, `../../agents/personas/README.md`), or a \
+         mirror folder for another agent whose SKILL.md links to the canonical copy. Git keeps \
+         them, the harness follows them, and Claude Code copies a link's target when it installs \
+         a plugin. A skill outside any repository is held to its own folder.",
+        "Replace the link with the file itself, or keep the target inside the repository.",
     ),
     rule(
         "body-too-long",
