@@ -163,15 +163,25 @@ fn root_status(status: &RootStatus, root_type: &RootType) -> String {
     }
 }
 
-/// One problem: a file the harness skips (with or without a word) or a failure.
-struct Problem {
-    path: String,
-    words: String,
-    log: Option<String>,
-    fix: Option<String>,
+/// One problem `list` shows: a file the harness skips (with or without a word), a file it
+/// ignores silently (`skill.md`, a skill nested too deep, a wrong suffix) or a failure.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Problem {
+    /// The file or folder, as the harness spells it.
+    pub path: String,
+    /// What happens to it (`skipped: …`, `ignored silently: …`, `not read: …`).
+    #[serde(rename = "what")]
+    pub words: String,
+    /// The harness's log line, when it writes one (null: it says nothing).
+    #[serde(rename = "harnessLog")]
+    pub log: Option<String>,
+    /// How to fix it, when there is a fix.
+    pub fix: Option<String>,
 }
 
-fn problems(snap: &Snapshot) -> Vec<Problem> {
+/// Every problem of the snapshot, in root order: the human view's `Problems` and
+/// `list --format json`'s `problems`.
+pub fn problems(snap: &Snapshot) -> Vec<Problem> {
     let mut out = Vec::new();
     for (_, scan) in snap.scans() {
         for r in &scan.roots {
