@@ -400,7 +400,12 @@ pub fn list(
                 para(&mut o, "    ", &format!("{} {}", term.cyan("fix:"), safe(fix)), term);
             }
             if verbose && let Some(log) = &p.log {
-                para(&mut o, "    ", &format!("{} {}", term.dim("harness log:"), safe(log)), term);
+                // A YAML error's excerpt and caret keep their lines, under the first.
+                let (first, rest) = log.split_once('\n').unwrap_or((log, ""));
+                para(&mut o, "    ", &format!("{} {}", term.dim("harness log:"), safe(first)), term);
+                if !rest.trim().is_empty() {
+                    let _ = writeln!(o, "      {}", crate::render::term::safe_lines(rest.trim_start_matches('\n'), 6));
+                }
             }
         }
         if !verbose && probs.iter().any(|p| p.log.is_some()) {
@@ -755,7 +760,7 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
                 let _ = writeln!(o, "    {} {}", term.cyan("fix:"), safe(fix));
             }
             if let Some(log) = &m.log {
-                let _ = writeln!(o, "    {} {}", term.dim("harness log:"), safe(log));
+                let _ = writeln!(o, "    {} {}", term.dim("harness log:"), crate::render::term::safe_lines(log, 6));
             }
         }
     }
