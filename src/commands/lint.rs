@@ -194,6 +194,26 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         let mut t = targets::from_snapshot(&snap);
         let search = crate::analysis::unscanned::search(&snap, &env.home, &intentional);
         t.findings.extend(targets::unscanned_findings(&search, None));
+        // Every unscanned folder was searched: an `unscanned-ok` entry that matches none is
+        // stale or misspelt.
+        if let Some(config) = &opts.config.path {
+            for (written, path) in opts.config.unscanned_ok.iter().zip(&intentional) {
+                if !search.folders.iter().any(|f| &f.path == path) {
+                    t.findings.push(
+                        Finding::new(
+                            "config-unmatched",
+                            config,
+                            format!(
+                                "`unscanned-ok` entry `{written}` matches no skill folder the harness does not scan \
+                                 (it names `{path}`)"
+                            ),
+                            "nothing: the entry has no effect",
+                        )
+                        .help("correct the path (relative to this file's folder, as `dsh-skills list` shows the folder) or remove the entry"),
+                    );
+                }
+            }
+        }
         // Every skill of the repository outside the roots, each as the unit it installs as.
         if let Some(project) = &search.project_root {
             let n = targets::tree_targets(&search.tree, project, &mut t);

@@ -584,6 +584,18 @@ pub static RULES: &[Rule] = &[
         "Use an id from `dsh-skills lint --explain <rule>` or the README table.",
     ),
     rule(
+        "config-unmatched",
+        Warning,
+        Suspicious,
+        "An `unscanned-ok` entry of `.dsh-skills-lint.yaml` matches no folder the harness does not scan.",
+        "An entry that matches nothing has no effect: a misspelt or moved folder is still reported \
+         (or the entry outlived the folder). Entries are folder paths, relative to the folder of the \
+         configuration file; globs are not supported (the file is refused when an entry has `*`, \
+         `?` or `[`). Checked when `lint` runs for the project (no paths on the command line), \
+         where every unscanned folder is searched.",
+        "Correct the path (as `dsh-skills list` prints the folder) or remove the entry.",
+    ),
+    rule(
         "unclosed-code-fence",
         Warning,
         Suspicious,

@@ -202,6 +202,23 @@ fn unscanned_ok_declares_a_folder_intentional() {
         .cloned()
         .unwrap();
     assert_eq!(claude["intentional"], true);
+    assert!(!has(&v, "config-unmatched", "warning", ".dsh-skills-lint.yaml"), "{v:#}");
+
+    // An entry that matches nothing warns; the advice (correct the path), applied, clears it.
+    fs::write(r.root.join("repo/.dsh-skills-lint.yaml"), "unscanned-ok: [.claude/skill]\n").unwrap();
+    let v = r.json("repo", &["lint", "--format", "json"]);
+    assert!(has(&v, "config-unmatched", "warning", "repo/.dsh-skills-lint.yaml"), "{v:#}");
+    assert!(has(&v, "unscanned-skill-folder", "warning", "repo/.claude/skills"));
+    fs::write(r.root.join("repo/.dsh-skills-lint.yaml"), "unscanned-ok: [.claude/skills]\n").unwrap();
+    let v = r.json("repo", &["lint", "--format", "json"]);
+    assert!(!has(&v, "config-unmatched", "warning", ""), "{v:#}");
+    assert!(!has(&v, "unscanned-skill-folder", "warning", "repo/.claude/skills"));
+
+    // A glob is refused by name (exit 2), not silently matched against nothing.
+    fs::write(r.root.join("repo/.dsh-skills-lint.yaml"), "unscanned-ok: [\"*/skills\"]\n").unwrap();
+    let (code, _, err) = r.run("repo", &["lint"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`*/skills` is a glob; globs are not supported"), "{err}");
 }
 
 /// Apply one action in `tree`; returns the extra command-line arguments it needs and how paths
