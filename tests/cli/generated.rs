@@ -221,7 +221,7 @@ fn man_pages_describe_every_option_and_keep_the_examples() {
             globals_seen += usize::from(a.is_global_set());
         }
         if let Some(after) = c.get_after_long_help().or_else(|| c.get_after_help()) {
-            let lines: Vec<String> = page.lines().map(|l| roff_words(l)).collect();
+            let lines: Vec<String> = page.lines().map(roff_words).collect();
             for example in after.to_string().lines().filter(|l| l.starts_with("  ")) {
                 let want = example.split_whitespace().collect::<Vec<_>>().join(" ");
                 if !lines.contains(&want) {
