@@ -332,6 +332,7 @@ Examples:
   dsh-skills lint                          every skill the harness scans for this directory
   dsh-skills lint .agents/skills .dsh/skills   the project's skill roots, read as roots
   dsh-skills lint --format github --deny warnings
+  dsh-skills lint --min-severity warning   errors and warnings only
   dsh-skills lint --explain yaml-syntax
 
 Configuration: .dsh-skills-lint.yaml, found by walking up from the cwd.
@@ -355,6 +356,16 @@ pub struct LintArgs {
     /// Exit 1 when a finding reaches this level (default: error).
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub fail_on: Option<FailOn>,
+
+    /// Report only findings at this level or above, in every format (default: info, all).
+    /// Findings below it are counted as hidden and cannot fail the run.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub min_severity: Option<FailOn>,
+
+    /// Show every finding in full (by default a rule found more than 8 times is one block: its
+    /// first finding, then the other places, one line each).
+    #[arg(short, long)]
+    pub verbose: bool,
 
     /// `--deny warnings`: exit 1 on warnings too (same as --fail-on warning).
     #[arg(long, value_enum, value_name = "WHAT")]

@@ -64,16 +64,13 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
             compat.push(*c);
         }
     }
-    let cli_fail = args.fail_on.map(|f| match f {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Info => Severity::Info,
-    });
+    let cli_fail = args.fail_on.map(severity);
     let deny = args.deny.contains(&Deny::Warnings).then_some(Severity::Warning);
     let fail_on = match (cli_fail, deny) {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b).or(config.fail_on).unwrap_or(Severity::Error),
     };
+    let min = args.min_severity.map(severity);
     let opts = Options { config, compat };
     let mut result = lint(&args.paths, settings, env, &opts)?;
     if args.fix || args.diff {
@@ -105,17 +102,23 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         result.report.summary.fix_passes = if args.fix { passes } else { 0 };
         result.report.fixes = fixed;
     }
+    // The level filter: the same findings leave every format (and the exit status).
+    if let Some(min) = min {
+        result.report.keep_at_least(min);
+    }
     // Like the snapshot, the run's files and findings stay until the process exits.
     let result = std::mem::ManuallyDrop::new(result);
+    let width = io.term.width.unwrap_or(human::DEFAULT_WIDTH);
     let report = &result.report;
     // `--diff` in human format: the patch alone on stdout (for `git apply`), the findings on
     // stderr. On a terminal the patch is escaped, which also shows CR and BOM changes.
     if args.diff && g.format == Format::Human {
         let tty = io.out_is_terminal;
         let color = io.err_term.color;
+        let width = io.err_term.width.unwrap_or(human::DEFAULT_WIDTH);
         // Buffered here (stderr is not), streamed: the findings are never held as one text.
         let mut err = std::io::BufWriter::new(&mut *io.err);
-        human::write(report, human::Options { color, diffs: false, ..human::Options::default() }, &mut err)?;
+        human::write(report, human::Options { color, width, diffs: false, verbose: args.verbose }, &mut err)?;
         std::io::Write::flush(&mut err)?;
         drop(err);
         for fix in report.fixes.iter().filter(|f| f.refused.is_none()) {
@@ -132,7 +135,11 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     }
     match g.format {
         Format::Human => {
-            human::write(report, human::Options { color: io.term.color, ..human::Options::default() }, io.out)?;
+            human::write(
+                report,
+                human::Options { color: io.term.color, width, diffs: true, verbose: args.verbose },
+                io.out,
+            )?;
         }
         Format::Github => render::github::write(report, io.out)?,
         // On a terminal, JSON writes the characters a terminal obeys as `\uXXXX` (same data).
@@ -146,6 +153,14 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         Format::Sarif => render::sarif::write(report, io.out)?,
     }
     Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+fn severity(f: FailOn) -> Severity {
+    match f {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+    }
 }
 
 fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
@@ -200,6 +215,26 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         let mut t = targets::from_snapshot(&snap);
         let search = crate::analysis::unscanned::search(&snap, &env.home, &intentional);
         t.findings.extend(targets::unscanned_findings(&search, None));
+        // Every unscanned folder was searched: an `unscanned-ok` entry that matches none is
+        // stale or misspelt.
+        if let Some(config) = &opts.config.path {
+            for (written, path) in opts.config.unscanned_ok.iter().zip(&intentional) {
+                if !search.folders.iter().any(|f| &f.path == path) {
+                    t.findings.push(
+                        Finding::new(
+                            "config-unmatched",
+                            config,
+                            format!(
+                                "`unscanned-ok` entry `{written}` matches no skill folder the harness does not scan \
+                                 (it names `{path}`)"
+                            ),
+                            "nothing: the entry has no effect",
+                        )
+                        .help("correct the path (relative to this file's folder, as `dsh-skills list` shows the folder) or remove the entry"),
+                    );
+                }
+            }
+        }
         // Every skill of the repository outside the roots, each as the unit it installs as.
         if let Some(project) = &search.project_root {
             let n = targets::tree_targets(&search.tree, project, &mut t);
@@ -381,7 +416,7 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
             if std::fs::symlink_metadata(path).is_err() {
                 findings.push(
                     Finding::new(
-                        "unused-config-entry",
+                        "config-unmatched",
                         &at,
                         format!("`not-skills` lists `{entry}`, but there is no such file"),
                         "the entry silences nothing",

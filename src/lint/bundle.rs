@@ -364,22 +364,34 @@ impl Listings {
 pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
     let SubjectKind::Bundle { dir, .. } = &subject.kind else { return Vec::new() };
     // Resolved only once a link is found: most folders have none.
-    let mut real_dir: Option<Option<std::path::PathBuf>> = None;
+    let mut real_dir: Option<Option<(std::path::PathBuf, Option<std::path::PathBuf>)>> = None;
     let mut out = Vec::new();
     for link in symlinks_under(Path::new(dir)) {
         let link = link.as_path();
         let shown_link = link.to_string_lossy().into_owned();
         let target = std::fs::read_link(link).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
-        let Some(real_dir) = real_dir.get_or_insert_with(|| std::fs::canonicalize(dir).ok()) else {
+        let Some((real_dir, repository)) = real_dir.get_or_insert_with(|| {
+            let real = std::fs::canonicalize(dir).ok()?;
+            let repository = repository_of(&real);
+            Some((real, repository))
+        }) else {
             return Vec::new();
         };
         match std::fs::canonicalize(link) {
             Ok(real) if real.starts_with(&*real_dir) => {}
+            // A link into the skill's own repository (a plugin's shared folder, a mirror folder
+            // whose SKILL.md links to the canonical copy) is fine: git keeps it, the harness
+            // follows it, and Claude Code copies the target when it installs a plugin.
+            Ok(real) if repository.as_ref().is_some_and(|r| real.starts_with(r)) => {}
             Ok(real) => out.push(
                 Finding::new(
                     "symlink-escapes-bundle",
                     &shown_link,
-                    format!("this symbolic link points outside the skill folder, to `{}`", &real.to_string_lossy()),
+                    format!(
+                        "this symbolic link points outside the skill folder{}, to `{}`",
+                        if repository.is_some() { " and its repository" } else { "" },
+                        &real.to_string_lossy()
+                    ),
                     "the harness follows it, but copying, packaging or installing the skill breaks it",
                 )
                 .help("replace the link with the file itself"),
@@ -399,6 +411,12 @@ pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The repository `dir` (a real path) belongs to: its nearest ancestor, itself included, that
+/// holds `.git`.
+fn repository_of(dir: &Path) -> Option<std::path::PathBuf> {
+    dir.ancestors().find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok()).map(Path::to_path_buf)
 }
 
 /// Symbolic links (not followed) below `dir`, depth first in file-name order, at most 8 levels

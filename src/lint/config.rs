@@ -182,6 +182,12 @@ impl Config {
                 "unscanned-ok" => {
                     for item in list_items(value) {
                         match item {
+                            Value::String(s) if s.contains(['*', '?', '[']) => {
+                                return Err(format!(
+                                    "`unscanned-ok`: `{s}` is a glob; globs are not supported: list each folder \
+                                     (relative to this file's folder)"
+                                ));
+                            }
                             Value::String(s) if !s.is_empty() => config.unscanned_ok.push(s.to_string()),
                             _ => return Err("`unscanned-ok` takes a list of folder paths".into()),
                         }

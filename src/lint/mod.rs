@@ -252,6 +252,9 @@ pub struct Summary {
     /// The passes `--fix` made when more than one (a fix can uncover more; absent otherwise).
     #[serde(skip_serializing_if = "one_pass_at_most")]
     pub fix_passes: usize,
+    /// Findings below `--min-severity`: not reported (in any format) and not counted above or
+    /// for the exit status.
+    pub hidden: usize,
 }
 
 fn one_pass_at_most(n: &usize) -> bool {
@@ -298,7 +301,12 @@ impl Report {
     pub fn finish(&mut self) {
         sort_findings(&mut self.findings);
         self.findings.dedup();
-        let mut s = Summary { files: self.summary.files, fixed: self.summary.fixed, ..Summary::default() };
+        let mut s = Summary {
+            files: self.summary.files,
+            fixed: self.summary.fixed,
+            hidden: self.summary.hidden,
+            ..Summary::default()
+        };
         for f in &self.findings {
             match f.severity {
                 Severity::Error => s.errors += 1,
@@ -310,6 +318,14 @@ impl Report {
             }
         }
         self.summary = s;
+    }
+
+    /// Drop the findings below `min` (counted in `summary.hidden`) and recount the summary.
+    pub fn keep_at_least(&mut self, min: Severity) {
+        let before = self.findings.len();
+        self.findings.retain(|f| f.severity >= min);
+        self.summary.hidden += before - self.findings.len();
+        self.finish();
     }
 
     /// The highest severity found.

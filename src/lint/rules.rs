@@ -97,7 +97,7 @@ pub static RULES: &[Rule] = &[
         "Move it out of the root (beside it: `.agents/skills/README.md` to `.agents/README.md`). \
          Or keep it and accept the log line: list it under `not-skills` in `.dsh-skills-lint.yaml` \
          (paths relative to that file); an entry that matches no file is reported \
-         (`unused-config-entry`).",
+         (`config-unmatched`).",
     ),
     rule(
         "frontmatter-unclosed",
@@ -474,11 +474,17 @@ pub static RULES: &[Rule] = &[
         "symlink-escapes-bundle",
         Warning,
         Suspicious,
-        "A symbolic link inside the skill folder points outside it, or dangles.",
+        "A symbolic link inside the skill folder points outside it and outside its repository, or \
+         dangles.",
         "Packaging, copying or installing the skill folder breaks such links, and the model, told \
          to resolve paths against the skill's base directory, reaches a file that is not part of \
-         the skill.",
-        "Replace the link with the file itself.",
+         the skill. Links that stay inside the skill's repository (the nearest folder above it \
+         holding `.git`) are fine and not reported: a plugin's skills linking into a shared folder \
+         of the same repository (`../../commands/x.md`, `../../agents/personas/README.md`), or a \
+         mirror folder for another agent whose SKILL.md links to the canonical copy. Git keeps \
+         them, the harness follows them, and Claude Code copies a link's target when it installs \
+         a plugin. A skill outside any repository is held to its own folder.",
+        "Replace the link with the file itself, or keep the target inside the repository.",
     ),
     rule(
         "body-too-long",
@@ -585,16 +591,6 @@ pub static RULES: &[Rule] = &[
         "Remove the tag or quote the value.",
     ),
     rule(
-        "unused-config-entry",
-        Warning,
-        Suspicious,
-        "A path listed in `.dsh-skills-lint.yaml` (`not-skills`) matches no file.",
-        "The entry acknowledges a file that is no longer there (moved, renamed, deleted) or is \
-         misspelt: it silences nothing, and a file added later under that name would be silenced \
-         without review.",
-        "Fix the path (relative to the configuration file; no globs) or remove the entry.",
-    ),
-    rule(
         "invalid-suppression",
         Warning,
         Suspicious,
@@ -602,6 +598,20 @@ pub static RULES: &[Rule] = &[
         "Suppression comments in the frontmatter must name existing rule ids; a misspelled id \
          suppresses nothing.",
         "Use an id from `dsh-skills lint --explain <rule>` or the README table.",
+    ),
+    rule(
+        "config-unmatched",
+        Warning,
+        Suspicious,
+        "An `unscanned-ok` or `not-skills` entry of `.dsh-skills-lint.yaml` matches nothing.",
+        "An entry that matches nothing has no effect: a misspelt or moved folder is still reported \
+         (or the entry outlived the folder), and a `not-skills` file added later under that name \
+         would be silenced without review. Entries are paths relative to the folder of the \
+         configuration file; globs are not supported (the file is refused when an entry has `*`, \
+         `?` or `[`). `unscanned-ok` entries are checked when `lint` runs for the project (no \
+         paths on the command line), where every unscanned folder is searched; a `not-skills` \
+         entry whenever the file it names does not exist.",
+        "Correct the path (as `dsh-skills list` prints the folder) or remove the entry.",
     ),
     rule(
         "unclosed-code-fence",

@@ -163,15 +163,25 @@ fn root_status(status: &RootStatus, root_type: &RootType) -> String {
     }
 }
 
-/// One problem: a file the harness skips (with or without a word) or a failure.
-struct Problem {
-    path: String,
-    words: String,
-    log: Option<String>,
-    fix: Option<String>,
+/// One problem `list` shows: a file the harness skips (with or without a word), a file it
+/// ignores silently (`skill.md`, a skill nested too deep, a wrong suffix) or a failure.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Problem {
+    /// The file or folder, as the harness spells it.
+    pub path: String,
+    /// What happens to it (`skipped: …`, `ignored silently: …`, `not read: …`).
+    #[serde(rename = "what")]
+    pub words: String,
+    /// The harness's log line, when it writes one (null: it says nothing).
+    #[serde(rename = "harnessLog")]
+    pub log: Option<String>,
+    /// How to fix it, when there is a fix.
+    pub fix: Option<String>,
 }
 
-fn problems(snap: &Snapshot) -> Vec<Problem> {
+/// Every problem of the snapshot, in root order: the human view's `Problems` and
+/// `list --format json`'s `problems`.
+pub fn problems(snap: &Snapshot) -> Vec<Problem> {
     let mut out = Vec::new();
     for (_, scan) in snap.scans() {
         for r in &scan.roots {
@@ -390,7 +400,12 @@ pub fn list(
                 para(&mut o, "    ", &format!("{} {}", term.cyan("fix:"), safe(fix)), term);
             }
             if verbose && let Some(log) = &p.log {
-                para(&mut o, "    ", &format!("{} {}", term.dim("harness log:"), safe(log)), term);
+                // A YAML error's excerpt and caret keep their lines, under the first.
+                let (first, rest) = log.split_once('\n').unwrap_or((log, ""));
+                para(&mut o, "    ", &format!("{} {}", term.dim("harness log:"), safe(first)), term);
+                if !rest.trim().is_empty() {
+                    let _ = writeln!(o, "      {}", crate::render::term::safe_lines(rest.trim_start_matches('\n'), 6));
+                }
             }
         }
         if !verbose && probs.iter().any(|p| p.log.is_some()) {
@@ -758,7 +773,7 @@ pub fn explain(snap: &Snapshot, x: &Explanation, term: &Term) -> String {
                 let _ = writeln!(o, "    {} {}", term.cyan("fix:"), safe(fix));
             }
             if let Some(log) = &m.log {
-                let _ = writeln!(o, "    {} {}", term.dim("harness log:"), safe(log));
+                let _ = writeln!(o, "    {} {}", term.dim("harness log:"), crate::render::term::safe_lines(log, 6));
             }
         }
     }

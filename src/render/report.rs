@@ -75,6 +75,9 @@ pub struct ListDoc<'a> {
     skills: Vec<CandidateOut<'a>>,
     shadowed: Vec<ShadowedOut<'a>>,
     warnings: &'a [String],
+    /// Every problem the human view lists, including the files the harness ignores without a
+    /// log line (`skill.md`, a skill nested too deep), each with what happens and the fix.
+    problems: Vec<crate::render::human::Problem>,
     notes: Vec<&'a String>,
     locale: &'a str,
     config: Value,
@@ -153,6 +156,7 @@ pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
             })
             .collect(),
         warnings: &s.warnings,
+        problems: crate::render::human::problems(s),
         notes: s.scans().flat_map(|(_, scan)| &scan.notes).collect(),
         locale: &s.locale,
         config,

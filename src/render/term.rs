@@ -90,6 +90,24 @@ impl Term {
 
 pub use crate::textsafe::{ESCAPED_NOTE, is_unsafe_char, json_for_terminal, safe, safe_multiline, safe_text};
 
+/// A multi-line message (a harness log line with a YAML error's excerpt and caret) for a
+/// terminal: each line escaped, the lines after the first indented by `indent` columns (an
+/// empty line stays empty); no final line feed.
+pub fn safe_lines(text: &str, indent: usize) -> String {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if !line.is_empty() {
+                out.push_str(&" ".repeat(indent));
+            }
+        }
+        out.push_str(&safe(line));
+    }
+    out
+}
+
 /// Cut `s` to at most `width` display columns (one per char here), ending with `…` when cut.
 pub fn fit(s: &str, width: usize) -> Cow<'_, str> {
     let n = s.chars().count();

@@ -317,18 +317,23 @@ pub fn human_event(e: &Event, t: &Term) -> String {
         }
     }
     for f in &e.failures {
-        out.push_str(&format!("  {} {}\n", t.paint("failure", Style::new().red()), safe(f)));
+        out.push_str(&format!("  {} {}\n", t.paint("failure", Style::new().red()), lines(f, 10)));
     }
     for note in &e.notes {
-        out.push_str(&format!("  {} {}\n", t.dim("note"), safe(note)));
+        out.push_str(&format!("  {} {}\n", t.dim("note"), lines(note, 7)));
     }
     for w in &e.warnings {
-        out.push_str(&format!("  {} {}\n", t.paint("warning", Style::new().yellow()), safe(w)));
+        out.push_str(&format!("  {} {}\n", t.paint("warning", Style::new().yellow()), lines(w, 10)));
     }
     out
 }
 
-/// The human line of a `--skill` event.
+/// A harness message as `list` shows it: a YAML error's excerpt and caret keep their lines
+/// (each escaped), indented under the message's first line, not written as `\n`.
+fn lines(text: &str, indent: usize) -> String {
+    crate::render::term::safe_lines(text, indent)
+}
+
 pub fn human_skill(s: &SkillEvent, t: &Term) -> String {
     let what = match (&s.result, s.start) {
         (Ok(_), true) => "the `skill` tool returns its content".to_string(),
@@ -336,4 +341,33 @@ pub fn human_skill(s: &SkillEvent, t: &Term) -> String {
         (Err(e), _) => format!("the `skill` tool fails: {}", safe(e)),
     };
     format!("{} {} {}: {}\n", t.dim(&clock()), t.bold("skill"), safe(&s.name), what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::watch::{Diff, Event, Outcome, Trigger};
+
+    /// A YAML error keeps its excerpt's lines, as `list` and `lint` show it; a control
+    /// character in it is still escaped.
+    #[test]
+    fn a_yaml_error_is_shown_on_its_lines() {
+        let warning = "skill file /s/a/SKILL.md ignored: failed to parse frontmatter: Nested mappings are not \
+                       allowed in compact mappings at line 2, column 7:\n\nname: a: b\u{1b}[2J\n      ^\n";
+        let e = Event {
+            trigger: Trigger::Start,
+            outcome: Outcome::Initial,
+            text: None,
+            entries: None,
+            digest: None,
+            diff: Diff::default(),
+            failures: Vec::new(),
+            notes: Vec::new(),
+            warnings: vec![warning.to_string()],
+            stats: Default::default(),
+        };
+        let out = human_event(&e, &Term::default());
+        assert!(!out.contains("\\n"), "{out}");
+        assert!(out.contains("column 7:\n\n          name: a: b\\x1b[2J\n                ^\n"), "{out}");
+    }
 }

@@ -319,7 +319,7 @@ fn markdown_that_is_not_a_skill() {
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(!findings(&v).iter().any(|f| f["path"].as_str().unwrap().ends_with("README.md")), "{v:#}");
-    let unused: Vec<Value> = findings(&v).into_iter().filter(|f| f["rule"] == "unused-config-entry").collect();
+    let unused: Vec<Value> = findings(&v).into_iter().filter(|f| f["rule"] == "config-unmatched").collect();
     assert_eq!(unused.len(), 1, "{v:#}");
     assert!(unused[0]["message"].as_str().unwrap().contains("GONE.md"));
     // Globs are refused, with what to write instead.

@@ -36,6 +36,10 @@ fn conformance_cases() {
         .collect();
     names.sort();
     assert!(names.len() >= 70, "expected the 70 recorded cases, found {}", names.len());
+    // The README states the count; it must not go stale.
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let said = format!("the {} recorded conformance cases", names.len());
+    assert!(readme.contains(&said), "README.md should say \"{said}\"");
     let known: BTreeSet<&str> = KNOWN_FAILING.iter().copied().collect();
     let mut failures = Vec::new();
     let mut unexpectedly_passing = Vec::new();

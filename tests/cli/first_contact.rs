@@ -115,7 +115,7 @@ fn golden_outputs() {
     }
     let (_, list_json, _) = r.run("repo", &["list", "--format", "json"]);
     let v: Value = serde_json::from_str(&list_json).unwrap();
-    let pinned = serde_json::json!({"unscanned": v["unscanned"], "catalogCut": v["catalogCut"], "skills": v["skills"].as_array().unwrap().iter().map(|s| &s["name"]).collect::<Vec<_>>()});
+    let pinned = serde_json::json!({"unscanned": v["unscanned"], "catalogCut": v["catalogCut"], "problems": v["problems"], "skills": v["skills"].as_array().unwrap().iter().map(|s| &s["name"]).collect::<Vec<_>>()});
     golden("first-contact-list.json", &format!("{}\n", serde_json::to_string_pretty(&pinned).unwrap()));
     let (_, lint_json, _) = r.run("repo", &["lint", "--format", "json", "."]);
     golden("first-contact-lint-dot.json", &lint_json);
@@ -143,6 +143,16 @@ fn every_mistake_is_reported_with_its_severity() {
     let folders = list["unscanned"]["folders"].as_array().unwrap();
     assert_eq!(folders.len(), 5, "{folders:#?}");
     assert!(folders.iter().all(|f| f["skills"].as_array().unwrap().len() == 1));
+    // The JSON carries every problem the human view shows, the silently ignored files too.
+    let (_, human, _) = r.run("repo", &["list"]);
+    let problems = list["problems"].as_array().unwrap();
+    for suffix in ["deploy/skill.md", "tools/pdf/SKILL.md"] {
+        let p = problems.iter().find(|p| p["path"].as_str().unwrap().ends_with(suffix));
+        let p = p.unwrap_or_else(|| panic!("no problem for {suffix} in {problems:#?}"));
+        assert!(p["what"].as_str().unwrap().contains("silently") && p["fix"].is_string(), "{p}");
+    }
+    let shown = human.split("\nProblems (").nth(1).and_then(|t| t.split(')').next()).unwrap_or("0");
+    assert_eq!(shown, problems.len().to_string(), "{human}");
 }
 
 #[test]
@@ -192,6 +202,23 @@ fn unscanned_ok_declares_a_folder_intentional() {
         .cloned()
         .unwrap();
     assert_eq!(claude["intentional"], true);
+    assert!(!has(&v, "config-unmatched", "warning", ".dsh-skills-lint.yaml"), "{v:#}");
+
+    // An entry that matches nothing warns; the advice (correct the path), applied, clears it.
+    fs::write(r.root.join("repo/.dsh-skills-lint.yaml"), "unscanned-ok: [.claude/skill]\n").unwrap();
+    let v = r.json("repo", &["lint", "--format", "json"]);
+    assert!(has(&v, "config-unmatched", "warning", "repo/.dsh-skills-lint.yaml"), "{v:#}");
+    assert!(has(&v, "unscanned-skill-folder", "warning", "repo/.claude/skills"));
+    fs::write(r.root.join("repo/.dsh-skills-lint.yaml"), "unscanned-ok: [.claude/skills]\n").unwrap();
+    let v = r.json("repo", &["lint", "--format", "json"]);
+    assert!(!has(&v, "config-unmatched", "warning", ""), "{v:#}");
+    assert!(!has(&v, "unscanned-skill-folder", "warning", "repo/.claude/skills"));
+
+    // A glob is refused by name (exit 2), not silently matched against nothing.
+    fs::write(r.root.join("repo/.dsh-skills-lint.yaml"), "unscanned-ok: [\"*/skills\"]\n").unwrap();
+    let (code, _, err) = r.run("repo", &["lint"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`*/skills` is a glob; globs are not supported"), "{err}");
 }
 
 /// Apply one action in `tree`; returns the extra command-line arguments it needs and how paths

@@ -23,7 +23,12 @@ fn a_column_0_comment_in_a_flow_mapping_is_rejected_and_the_advice_works() {
     let v = support::json(&support::run(&proj, &home, &["list", "--no-config", "--format", "json"]));
     assert_eq!(v["skills"].as_array().unwrap().len(), 0, "{v}");
 
-    let out = support::run(&proj, &home, &["lint", "--no-config", "--color", "never"]);
+    // Wide enough that no help line wraps: the words are checked here, the wrapping elsewhere.
+    let out = support::command(&proj, &home)
+        .args(["lint", "--no-config", "--color", "never"])
+        .env("COLUMNS", "1000")
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let text = support::stdout(&out);
     assert!(text.contains("Comments must be separated from other tokens by white space characters"), "{text}");

@@ -279,7 +279,8 @@ fn a_finding_per_key_for_200000_keys() {
     keys.flush().unwrap();
     let root = c.root.to_string_lossy().into_owned();
     for format in ["human", "json", "sarif", "github"] {
-        let args = ["lint", "--format", format];
+        // Human output groups a rule's findings unless --verbose, which shows every one.
+        let args = ["lint", "--format", format, "--verbose"];
         let mut cmd = Command::new(bin());
         cmd.args(args).args(["--no-config", "--cwd", &format!("{root}/proj"), "--dsh-home", &format!("{root}/h")]);
         let (code, out, err) = run_bounded(cmd, "200,000 keys", &args);

@@ -5,5 +5,6 @@ mod cli;
 mod conformance;
 mod fix;
 mod golden;
+mod output;
 mod precision;
 mod rules;

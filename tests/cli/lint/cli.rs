@@ -156,3 +156,34 @@ fn a_portability_rule_is_on_with_its_target_or_its_configured_level() {
     let configured = rules_of(&["lint", "--format", "json", "--root", "tree", "tree"]);
     assert_eq!(configured.iter().filter(|r| *r == "non-portable-key").count(), 1, "{configured:?}");
 }
+
+/// `symlink-escapes-bundle` in a repository: a link into a shared folder of the same
+/// repository is fine; one that leaves the repository, or dangles, is reported.
+#[cfg(unix)]
+#[test]
+fn links_within_the_repository_are_fine_and_links_out_of_it_are_not() {
+    let fx = materialize(Path::new("/nonexistent"), &Value::Null);
+    let repo = fx.tree.join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    fs::create_dir_all(repo.join("commands")).unwrap();
+    fs::write(repo.join("commands/review.md"), "Review the change.\n").unwrap();
+    fs::write(fx.base.join("outside.md"), "Not in the repository.\n").unwrap();
+    let skill = repo.join("skills/review");
+    fs::create_dir_all(&skill).unwrap();
+    fs::write(skill.join("SKILL.md"), "---\nname: review\ndescription: Reviews changes.\n---\nSee review.md.\n")
+        .unwrap();
+    std::os::unix::fs::symlink("../../commands/review.md", skill.join("review.md")).unwrap();
+    let lint = || {
+        let out =
+            support::run(&fx.base, &fx.base.join("no-home"), &["lint", "--format", "json", "tree/repo/skills/review"]);
+        findings(&json(&out)).into_iter().filter(|(r, ..)| r == "symlink-escapes-bundle").collect::<Vec<_>>()
+    };
+    assert_eq!(lint(), Vec::new(), "a link into the same repository is fine");
+    std::os::unix::fs::symlink(fx.base.join("outside.md"), skill.join("outside.md")).unwrap();
+    std::os::unix::fs::symlink("missing.md", skill.join("gone.md")).unwrap();
+    let got = lint();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(
+        got.iter().any(|(_, _, p)| p.ends_with("/outside.md")) && got.iter().any(|(_, _, p)| p.ends_with("/gone.md"))
+    );
+}
