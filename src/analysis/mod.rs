@@ -3,7 +3,9 @@
 //! skill body ([`refscan`], [`refs`]) and close-name suggestions ([`suggest`]). Depends on the
 //! engine only.
 
+pub mod diff;
 pub mod explain;
+pub mod git;
 pub mod refs;
 pub mod refscan;
 pub mod suggest;
