@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// One catalog entry of one side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct EntrySide {
     pub name: String,
     /// The line the model sees.
@@ -40,6 +41,7 @@ pub struct SkillSide {
 /// A lint finding, reduced to what is compared across sides (rule, file, message: stable when
 /// lines move).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct LintItem {
     pub path: String,
     pub rule: String,
@@ -59,6 +61,7 @@ impl LintItem {
 
 /// The catalog's size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Size {
     pub utf16_units: usize,
     pub bytes: usize,
@@ -220,6 +223,7 @@ pub fn reached_files(snap: &Snapshot) -> BTreeSet<String> {
 
 /// An entry whose line changed.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Changed {
     pub name: String,
     pub before: String,
@@ -228,6 +232,7 @@ pub struct Changed {
 
 /// A description the catalog newly cuts (or cuts more).
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Cut {
     pub name: String,
     /// The normalized description's length, in UTF-16 units.
@@ -240,6 +245,7 @@ pub struct Cut {
 
 /// A skill in the base's catalog that the head's catalog no longer shows, though it still loads.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Hidden {
     pub name: String,
     pub path: Option<String>,
@@ -247,6 +253,7 @@ pub struct Hidden {
 
 /// A copy newly shadowed by a same-named one.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Shadowed {
     pub name: String,
     /// The copy that lost.
@@ -257,6 +264,7 @@ pub struct Shadowed {
 
 /// A skill file the harness newly refuses.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Unloadable {
     pub path: String,
     /// The harness's warning.
@@ -265,6 +273,7 @@ pub struct Unloadable {
 
 /// A skill whose `<skill_content>` changed.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ContentChange {
     pub name: String,
     /// Unified diff of the two `<skill_content>` texts.
@@ -273,6 +282,7 @@ pub struct ContentChange {
 
 /// Sizes and their change.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct SizeChange {
     pub base: Size,
     pub head: Size,
@@ -285,6 +295,7 @@ pub struct SizeChange {
 
 /// Lint findings that appeared and went away.
 #[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct LintChange {
     pub new: Vec<LintItem>,
     pub fixed: Vec<LintItem>,
@@ -292,6 +303,7 @@ pub struct LintChange {
 
 /// Two sides compared.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Diff {
     pub base: String,
     pub head: String,

@@ -46,7 +46,7 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     let diff = Diff::between(&base_side, &head_side, settings.description_max_length);
     let base_dir = env.process_cwd.as_str();
     match g.format {
-        Format::Json => write_json(io, &diff)?,
+        Format::Json => write_json(io, &crate::render::diff::document(&diff))?,
         Format::Markdown => io.out.write_all(crate::render::diff::markdown(&diff, base_dir).as_bytes())?,
         Format::Github => io.out.write_all(crate::render::diff::github(&diff, base_dir).as_bytes())?,
         _ => io.out.write_all(crate::render::diff::human(&diff, base_dir, &io.term).as_bytes())?,

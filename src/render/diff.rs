@@ -10,6 +10,20 @@ use crate::lint::term;
 use crate::render::term::Term;
 use std::fmt::Write;
 
+/// `diff --format json`: the comparison, after `schemaVersion` and `tool`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffDoc<'a> {
+    schema_version: u32,
+    tool: crate::render::envelope::Tool,
+    #[serde(flatten)]
+    diff: &'a Diff,
+}
+
+pub fn document(diff: &Diff) -> DiffDoc<'_> {
+    DiffDoc { schema_version: crate::render::envelope::SCHEMA_VERSION, tool: crate::render::envelope::Tool::THIS, diff }
+}
+
 /// The hidden marker a pull-request comment carries, so the action finds it again.
 pub const MARKER: &str = "<!-- dsh-skills diff -->";
 

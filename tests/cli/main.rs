@@ -11,6 +11,7 @@ mod collation_oracle;
 mod collections;
 mod config;
 mod conformance;
+mod diff;
 mod ecosystem;
 mod first_contact;
 mod flow_comment;
