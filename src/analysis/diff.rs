@@ -127,7 +127,7 @@ impl Side {
                 let lost = if e.is_cut() {
                     let full = snap
                         .winner(&e.name)
-                        .map(|c| js::JsString::encode(&js::collapse_whitespace(&c.skill.description.to_string())).0);
+                        .map(|c| js::JsString::encode(&js::collapse_whitespace(c.skill.description.as_ref())).0);
                     full.map(|units| String::from_utf16_lossy(&units[max.saturating_sub(3).min(units.len())..]))
                         .unwrap_or_default()
                 } else {

@@ -690,4 +690,102 @@ mod tests {
         assert!(e.is_absent());
         assert_eq!(probe("/definitely/not/here").unwrap(), None);
     }
+
+    /// An overlay held in memory: `(path, node)` with a link's target or a file's text.
+    struct Mem {
+        top: String,
+        nodes: Vec<(&'static str, &'static str, &'static str)>,
+    }
+
+    impl Overlay for Mem {
+        fn top(&self) -> &str {
+            &self.top
+        }
+        fn lstat(&self, rel: &str) -> io::Result<Option<OverlayNode>> {
+            if rel.is_empty() {
+                return Ok(Some(OverlayNode::Directory));
+            }
+            Ok(self.nodes.iter().find(|(p, _, _)| *p == rel).map(|(_, kind, text)| match *kind {
+                "dir" => OverlayNode::Directory,
+                "link" => OverlayNode::Symlink,
+                _ => OverlayNode::File { len: text.len() as u64 },
+            }))
+        }
+        fn readdir(&self, rel: &str) -> io::Result<Vec<(std::ffi::OsString, EntryType)>> {
+            let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
+            Ok(self
+                .nodes
+                .iter()
+                .filter_map(|(p, kind, _)| {
+                    let name = p.strip_prefix(&prefix)?;
+                    (!name.contains('/')).then(|| {
+                        let t = match *kind {
+                            "dir" => EntryType::Directory,
+                            "link" => EntryType::Symlink,
+                            _ => EntryType::File,
+                        };
+                        (name.into(), t)
+                    })
+                })
+                .collect())
+        }
+        fn readlink(&self, rel: &str) -> io::Result<std::ffi::OsString> {
+            Ok(self.nodes.iter().find(|(p, _, _)| *p == rel).map(|(_, _, t)| (*t).into()).unwrap_or_default())
+        }
+        fn read(&self, rel: &str) -> io::Result<Vec<u8>> {
+            Ok(self.nodes.iter().find(|(p, _, _)| *p == rel).map(|(_, _, t)| t.as_bytes().to_vec()).unwrap_or_default())
+        }
+    }
+
+    /// Links are followed inside the overlay, out of it to the disk and from the disk back in,
+    /// with realpath(3)'s errors; reads never touch the disk inside the overlay's top.
+    #[cfg(unix)]
+    #[test]
+    fn an_overlay_replaces_a_folder_and_links_cross_its_border() {
+        let disk = tempfile::tempdir().unwrap();
+        let disk_path = std::fs::canonicalize(disk.path()).unwrap().to_string_lossy().into_owned();
+        let top = format!("{disk_path}/repo");
+        // On disk the repository holds something else entirely.
+        std::fs::create_dir_all(format!("{top}/skills/a")).unwrap();
+        std::fs::write(format!("{top}/skills/a/SKILL.md"), "on disk").unwrap();
+        std::fs::create_dir_all(format!("{disk_path}/outside")).unwrap();
+        std::fs::write(format!("{disk_path}/outside/x.md"), "outside").unwrap();
+        std::os::unix::fs::symlink(format!("{top}/skills"), format!("{disk_path}/home-link")).unwrap();
+        let overlay = Mem {
+            top: top.clone(),
+            nodes: vec![
+                ("skills", "dir", ""),
+                ("skills/a", "dir", ""),
+                ("skills/a/SKILL.md", "file", "in the tree"),
+                ("skills/b", "link", "a"),
+                ("skills/out", "link", "../../outside"),
+                ("skills/loop", "link", "loop"),
+                ("skills/file-link", "link", "a/SKILL.md"),
+            ],
+        };
+        with_overlay(Some(std::sync::Arc::new(overlay)), || {
+            assert_eq!(realpath(&format!("{top}/skills/b")).unwrap(), format!("{top}/skills/a"));
+            assert_eq!(realpath(&format!("{top}/skills/out/x.md")).unwrap(), format!("{disk_path}/outside/x.md"));
+            assert_eq!(realpath(&format!("{disk_path}/home-link/b")).unwrap(), format!("{top}/skills/a"));
+            assert_eq!(realpath(&format!("{top}/skills/loop")).unwrap_err().code, "ELOOP");
+            assert_eq!(realpath(&format!("{top}/skills/a/SKILL.md/x")).unwrap_err().code, "ENOTDIR");
+            assert_eq!(realpath(&format!("{top}/nothing")).unwrap_err().code, "ENOENT");
+            assert_eq!(stat(&format!("{top}/skills/file-link")).unwrap(), Stat::file(11));
+            assert_eq!(probe(&format!("{top}/skills/b")).unwrap(), Some(Kind::Directory));
+            let names: Vec<String> =
+                readdir(&format!("{top}/skills")).unwrap().into_iter().filter_map(|e| e.name).collect();
+            assert_eq!(names, ["a", "b", "file-link", "loop", "out"]);
+            let mut text = String::new();
+            use std::io::Read;
+            open_follow(&format!("{disk_path}/home-link/b/SKILL.md")).unwrap().read_to_string(&mut text).unwrap();
+            assert_eq!(text, "in the tree");
+            let err = open_no_follow(&format!("{top}/skills/b")).err().unwrap();
+            assert_eq!(errno_name(&err), "ELOOP");
+            // Workers of the scan take the overlay along.
+            let seen = crate::engine::discover::par_map(&[0; 64], |_| realpath(&format!("{top}/skills/b")).unwrap());
+            assert!(seen.iter().all(|p| *p == format!("{top}/skills/a")));
+        });
+        // Outside the closure, the disk again.
+        assert_eq!(realpath(&format!("{top}/skills/b")).unwrap_err().code, "ENOENT");
+    }
 }
