@@ -7,6 +7,7 @@
 
 mod support;
 
+mod action;
 mod collation_oracle;
 mod collections;
 mod config;
