@@ -154,6 +154,8 @@ impl Repo {
             oid_len,
             reader: Mutex::new(reader),
             trees: Mutex::new(HashMap::new()),
+            blobs: Mutex::new(HashMap::new()),
+            sizes: Mutex::new(HashMap::new()),
         })))
     }
 
@@ -264,6 +266,26 @@ impl CatFile {
     fn ask(&mut self, command: &str, oid: &str) -> io::Result<Option<(String, u64, Vec<u8>)>> {
         writeln!(self.input, "{command} {oid}")?;
         self.input.flush()?;
+        self.answer(command)
+    }
+
+    /// [`CatFile::ask`] for many objects, pipelined: a batch of requests is written, then its
+    /// answers read (a batch's requests fit in the pipe, so the write never waits on git).
+    fn ask_many(&mut self, command: &str, oids: &[String]) -> io::Result<Vec<Option<(String, u64, Vec<u8>)>>> {
+        let mut out = Vec::with_capacity(oids.len());
+        for batch in oids.chunks(64) {
+            for oid in batch {
+                writeln!(self.input, "{command} {oid}")?;
+            }
+            self.input.flush()?;
+            for _ in batch {
+                out.push(self.answer(command)?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn answer(&mut self, command: &str) -> io::Result<Option<(String, u64, Vec<u8>)>> {
         let mut header = String::new();
         self.output.read_line(&mut header)?;
         let header = header.trim_end();
@@ -301,6 +323,11 @@ struct GitTree {
     reader: Mutex<CatFile>,
     /// Folders read so far, by path relative to the top.
     trees: Mutex<HashMap<String, Arc<Vec<Item>>>>,
+    /// Skill files fetched ahead of their read ([`GitTree::prefetch`]), by object id; a read
+    /// takes its bytes out.
+    blobs: Mutex<HashMap<String, Vec<u8>>>,
+    /// Blob sizes known so far, by object id.
+    sizes: Mutex<HashMap<String, u64>>,
 }
 
 impl GitTree {
@@ -346,6 +373,58 @@ impl GitTree {
         Ok(Some(items))
     }
 
+    /// Discovery lists a root, then reads each entry's `SKILL.md` (or the flat `.md` file):
+    /// after a listing, its subfolders and those files are fetched in pipelined batches rather
+    /// than one round trip to git each.
+    fn prefetch(&self, rel: &str, items: &[Item]) -> io::Result<()> {
+        let join = |name: &str| if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
+        let known = self
+            .trees
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .cloned()
+            .collect::<std::collections::HashSet<_>>();
+        let dirs: Vec<&Item> =
+            items.iter().filter(|it| it.mode & 0o170000 == 0o040000 && !known.contains(&join(&it.name))).collect();
+        let mut files: Vec<String> = items
+            .iter()
+            .filter(|it| it.mode & 0o170000 == 0o100000 && it.name.ends_with(".md"))
+            .map(|it| it.oid.clone())
+            .collect();
+        if !dirs.is_empty() {
+            let oids: Vec<String> = dirs.iter().map(|it| it.oid.clone()).collect();
+            let answers = self.reader.lock().unwrap_or_else(|e| e.into_inner()).ask_many("contents", &oids)?;
+            let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            for (it, answer) in dirs.iter().zip(answers) {
+                if let Some((kind, _, bytes)) = answer
+                    && kind == "tree"
+                {
+                    let children = parse_tree(&bytes, self.oid_len);
+                    files.extend(
+                        children
+                            .iter()
+                            .filter(|c| c.name == "SKILL.md" && c.mode & 0o170000 == 0o100000)
+                            .map(|c| c.oid.clone()),
+                    );
+                    trees.insert(join(&it.name), Arc::new(children));
+                }
+            }
+        }
+        if !files.is_empty() {
+            let answers = self.reader.lock().unwrap_or_else(|e| e.into_inner()).ask_many("contents", &files)?;
+            let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
+            let mut sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
+            for (oid, answer) in files.into_iter().zip(answers) {
+                if let Some((_, size, bytes)) = answer {
+                    sizes.insert(oid.clone(), size);
+                    blobs.insert(oid, bytes);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn item(&self, rel: &str) -> io::Result<Option<Item>> {
         let (parent, name) = rel.rsplit_once('/').unwrap_or(("", rel));
         Ok(self.folder(parent)?.and_then(|items| items.iter().find(|it| it.name == name).cloned()))
@@ -353,6 +432,9 @@ impl GitTree {
 
     fn blob(&self, rel: &str) -> io::Result<Vec<u8>> {
         let item = self.item(rel)?.ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
+        if let Some(bytes) = self.blobs.lock().unwrap_or_else(|e| e.into_inner()).remove(&item.oid) {
+            return Ok(bytes);
+        }
         match self.ask("contents", &item.oid)? {
             Some((_, _, bytes)) => Ok(bytes),
             None => Err(io::Error::other(format!("git object {} is missing", item.oid))),
@@ -389,27 +471,38 @@ impl Overlay for GitTree {
         }
         let Some(item) = self.item(rel)? else { return Ok(None) };
         Ok(Some(match item.node() {
-            OverlayNode::File { .. } => match self.ask("info", &item.oid)? {
-                Some((_, size, _)) => OverlayNode::File { len: size },
-                None => return Err(io::Error::other(format!("git object {} is missing", item.oid))),
-            },
+            OverlayNode::File { .. } => {
+                if let Some(size) = self.sizes.lock().unwrap_or_else(|e| e.into_inner()).get(&item.oid) {
+                    return Ok(Some(OverlayNode::File { len: *size }));
+                }
+                match self.ask("info", &item.oid)? {
+                    Some((_, size, _)) => {
+                        self.sizes.lock().unwrap_or_else(|e| e.into_inner()).insert(item.oid.clone(), size);
+                        OverlayNode::File { len: size }
+                    }
+                    None => return Err(io::Error::other(format!("git object {} is missing", item.oid))),
+                }
+            }
             other => other,
         }))
     }
 
     fn readdir(&self, rel: &str) -> io::Result<Vec<(OsString, EntryType)>> {
         match self.folder(rel)? {
-            Some(items) => Ok(items
-                .iter()
-                .map(|it| {
-                    let t = match it.node() {
-                        OverlayNode::Directory => EntryType::Directory,
-                        OverlayNode::Symlink => EntryType::Symlink,
-                        OverlayNode::File { .. } => EntryType::File,
-                    };
-                    (OsString::from(&it.name), t)
-                })
-                .collect()),
+            Some(items) => {
+                self.prefetch(rel, &items)?;
+                Ok(items
+                    .iter()
+                    .map(|it| {
+                        let t = match it.node() {
+                            OverlayNode::Directory => EntryType::Directory,
+                            OverlayNode::Symlink => EntryType::Symlink,
+                            OverlayNode::File { .. } => EntryType::File,
+                        };
+                        (OsString::from(&it.name), t)
+                    })
+                    .collect())
+            }
             None if self.item(rel)?.is_some() => Err(io::Error::from(io::ErrorKind::NotADirectory)),
             None => Err(io::Error::from(io::ErrorKind::NotFound)),
         }

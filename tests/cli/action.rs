@@ -66,7 +66,10 @@ fn fake_github(api: Arc<Mutex<Api>>) -> String {
             let (status, reply) = match (method.as_str(), path) {
                 ("GET", "/repos/o/r/issues/7/comments") => {
                     let param = |k: &str| {
-                        query.split('&').find_map(|kv| kv.strip_prefix(&format!("{k}="))).map(|v| v.parse::<usize>().unwrap())
+                        query
+                            .split('&')
+                            .find_map(|kv| kv.strip_prefix(&format!("{k}=")))
+                            .map(|v| v.parse::<usize>().unwrap())
                     };
                     let (per, page) = (param("per_page").unwrap_or(30), param("page").unwrap_or(1));
                     let list: Vec<Value> = api
@@ -163,8 +166,11 @@ fn the_pull_request_comment_is_created_once_then_updated() {
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-q", "-m", "base"]);
     let base = git(&dir, &["rev-parse", "HEAD"]);
-    std::fs::write(tmp.path().join("event.json"), json!({"pull_request": {"number": 7, "base": {"sha": base}}}).to_string())
-        .unwrap();
+    std::fs::write(
+        tmp.path().join("event.json"),
+        json!({"pull_request": {"number": 7, "base": {"sha": base}}}).to_string(),
+    )
+    .unwrap();
     write(&dir, ".agents/skills/b/SKILL.md", "---\nname: b\ndescription: B, new.\n---\nB body.\n");
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-q", "-m", "push 1"]);
@@ -207,7 +213,11 @@ fn the_pull_request_comment_is_created_once_then_updated() {
 
     // Two more pushes: the same comment is updated, no new one.
     for (i, skill) in ["c", "d"].iter().enumerate() {
-        write(&dir, &format!(".agents/skills/{skill}/SKILL.md"), &format!("---\nname: {skill}\ndescription: New.\n---\nx\n"));
+        write(
+            &dir,
+            &format!(".agents/skills/{skill}/SKILL.md"),
+            &format!("---\nname: {skill}\ndescription: New.\n---\nx\n"),
+        );
         git(&dir, &["add", "-A"]);
         git(&dir, &["commit", "-q", "-m", &format!("push {}", i + 2)]);
         api.lock().unwrap().requests.clear();
