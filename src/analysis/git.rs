@@ -241,6 +241,9 @@ enum Source {
     Index(HashMap<String, Vec<Item>>),
 }
 
+/// An object as `cat-file` gives it: its type, its size and (for `contents`) its bytes.
+type Object = (String, u64, Vec<u8>);
+
 /// A long-running `git cat-file --batch-command`.
 struct CatFile {
     child: Child,
@@ -263,7 +266,7 @@ impl CatFile {
     }
 
     /// `(type, size)` and, with `contents`, the object's bytes.
-    fn ask(&mut self, command: &str, oid: &str) -> io::Result<Option<(String, u64, Vec<u8>)>> {
+    fn ask(&mut self, command: &str, oid: &str) -> io::Result<Option<Object>> {
         writeln!(self.input, "{command} {oid}")?;
         self.input.flush()?;
         self.answer(command)
@@ -271,7 +274,7 @@ impl CatFile {
 
     /// [`CatFile::ask`] for many objects, pipelined: a batch of requests is written, then its
     /// answers read (a batch's requests fit in the pipe, so the write never waits on git).
-    fn ask_many(&mut self, command: &str, oids: &[String]) -> io::Result<Vec<Option<(String, u64, Vec<u8>)>>> {
+    fn ask_many(&mut self, command: &str, oids: &[String]) -> io::Result<Vec<Option<Object>>> {
         let mut out = Vec::with_capacity(oids.len());
         for batch in oids.chunks(64) {
             for oid in batch {
@@ -285,7 +288,7 @@ impl CatFile {
         Ok(out)
     }
 
-    fn answer(&mut self, command: &str) -> io::Result<Option<(String, u64, Vec<u8>)>> {
+    fn answer(&mut self, command: &str) -> io::Result<Option<Object>> {
         let mut header = String::new();
         self.output.read_line(&mut header)?;
         let header = header.trim_end();
@@ -331,7 +334,7 @@ struct GitTree {
 }
 
 impl GitTree {
-    fn ask(&self, command: &str, oid: &str) -> io::Result<Option<(String, u64, Vec<u8>)>> {
+    fn ask(&self, command: &str, oid: &str) -> io::Result<Option<Object>> {
         self.reader.lock().unwrap_or_else(|e| e.into_inner()).ask(command, oid)
     }
 
