@@ -9,7 +9,7 @@ It builds the release binary and generates a deterministic git repository under
 target/bench/diff-<N>/: N skills as `.agents/skills/<name>/SKILL.md` (descriptions of 80-700
 characters, bodies of 1-4 KB), committed as A; then a tenth of the descriptions reworded, a
 tenth of the bodies edited, 2% of the skills removed and as many added, committed as B (the
-work tree is left at B). Then hyperfine times
+work tree is left at B), objects packed as in a clone (`--loose` leaves them loose). Then hyperfine times
 
   - `catalog` twice, one after the other, on the work tree (what diff replaces: a catalog at
     each side, without the checkouts it would need),
@@ -55,7 +55,7 @@ def write_skill(top, name, description, body):
         f.write(f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}\n")
 
 
-def generate(top, n):
+def generate(top, n, packed):
     if os.path.exists(top):
         shutil.rmtree(top)
     os.makedirs(top)
@@ -82,6 +82,8 @@ def generate(top, n):
         write_skill(top, f"added-{i}", words(rng, 80, 700), words(rng, 200, 400))
     git(top, "add", "-A")
     git(top, "commit", "-q", "-m", "B")
+    if packed:
+        git(top, "gc", "-q")
 
 
 def main():
@@ -90,13 +92,14 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--bin", default=os.path.join(REPO, "target", "release", "dsh-skills"))
     ap.add_argument("--no-build", action="store_true", help="use the binary as it is")
+    ap.add_argument("--loose", action="store_true", help="leave the objects loose (default: packed, as a clone is)")
     args = ap.parse_args()
     if not shutil.which("hyperfine"):
         sys.exit("bench: hyperfine is required (apt-get install hyperfine)")
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked"], cwd=REPO, check=True)
     top = os.path.join(REPO, "target", "bench", f"diff-{args.skills}")
-    generate(top, args.skills)
+    generate(top, args.skills, not args.loose)
     home = os.path.join(REPO, "target", "bench", "empty-home")
     os.makedirs(home, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DSH_")}

@@ -267,8 +267,7 @@ impl CatFile {
 
     /// `(type, size)` and, with `contents`, the object's bytes.
     fn ask(&mut self, command: &str, oid: &str) -> io::Result<Option<Object>> {
-        writeln!(self.input, "{command} {oid}")?;
-        self.input.flush()?;
+        self.input.write_all(format!("{command} {oid}\n").as_bytes())?;
         self.answer(command)
     }
 
@@ -277,10 +276,9 @@ impl CatFile {
     fn ask_many(&mut self, command: &str, oids: &[String]) -> io::Result<Vec<Option<Object>>> {
         let mut out = Vec::with_capacity(oids.len());
         for batch in oids.chunks(64) {
-            for oid in batch {
-                writeln!(self.input, "{command} {oid}")?;
-            }
-            self.input.flush()?;
+            let requests: String = batch.iter().map(|oid| format!("{command} {oid}\n")).collect();
+            // One write per batch (the pipe is not buffered on this side).
+            self.input.write_all(requests.as_bytes())?;
             for _ in batch {
                 out.push(self.answer(command)?);
             }

@@ -47,7 +47,12 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     let base_dir = env.process_cwd.as_str();
     match g.format {
         Format::Json => write_json(io, &crate::render::diff::document(&diff))?,
-        Format::Markdown => io.out.write_all(crate::render::diff::markdown(&diff, base_dir).as_bytes())?,
+        Format::Markdown => {
+            // Skill text sits raw in code spans and fences: escaped on a terminal, exact when piped.
+            let text = crate::render::diff::markdown(&diff, base_dir);
+            let text = if io.out_is_terminal { crate::textsafe::safe_text(&text) } else { text.as_str().into() };
+            io.out.write_all(text.as_bytes())?
+        }
         Format::Github => io.out.write_all(crate::render::diff::github(&diff, base_dir).as_bytes())?,
         _ => io.out.write_all(crate::render::diff::human(&diff, base_dir, &io.term).as_bytes())?,
     }
