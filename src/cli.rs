@@ -145,6 +145,8 @@ pub enum Format {
     Json,
     Github,
     Sarif,
+    /// Markdown (`diff`: a pull-request comment).
+    Markdown,
 }
 
 /// A shipped `dsh` profile.
@@ -225,6 +227,11 @@ pub enum Command {
     #[command(after_help = SHORT_AFTER_HELP, after_long_help = LINT_AFTER_HELP)]
     Lint(LintArgs),
 
+    /// What the model is shown at two states of a git repository, compared: catalog, content,
+    /// cut, hidden, shadowed, unscanned and unloadable skills, size, lint findings.
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = DIFF_AFTER_HELP)]
+    Diff(DiffArgs),
+
     /// Run the language server (LSP over stdin/stdout) for skill files open in an editor.
     #[command(after_long_help = LSP_AFTER_HELP)]
     Lsp(LspArgs),
@@ -237,6 +244,22 @@ pub enum Command {
     #[command(after_long_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
 }
+
+const DIFF_AFTER_HELP: &str = "\
+Both states are read from git objects (a commit's tree, or the index with --staged) without a
+checkout and without writing anything; homes, configuration and the working directory are the
+same for both. The working tree is read from disk.
+
+Examples:
+  dsh-skills diff                              merge base with the default branch → working tree
+  dsh-skills diff main                         main → working tree
+  dsh-skills diff v1.0 HEAD                    two revisions
+  dsh-skills diff --staged                     HEAD → the index (what the next commit holds)
+  dsh-skills diff origin/main HEAD --format markdown > comment.md
+  dsh-skills diff --fail-on cut,hidden,unloadable,new-errors
+
+Exit status: 0 done; 1 a --fail-on kind of change was found; 2 usage error (not a repository,
+an unknown revision) or internal failure.";
 
 const SHORT_AFTER_HELP: &str = "More options (discovery, configuration) and examples: --help";
 
@@ -502,6 +525,27 @@ fn parse_positive_ms(value: &str) -> Result<u64, String> {
 }
 
 #[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The base revision [default: the merge base of HEAD with the default branch; HEAD with
+    /// --staged].
+    #[arg(value_name = "BASE")]
+    pub base: Option<String>,
+
+    /// The head revision [default: the working tree; the index with --staged].
+    #[arg(value_name = "HEAD", conflicts_with = "staged")]
+    pub head: Option<String>,
+
+    /// Compare with the index (what is staged for the next commit).
+    #[arg(long)]
+    pub staged: bool,
+
+    /// Exit 1 when one of these kinds of change is found (comma-separated): catalog, cut,
+    /// hidden, shadowed, unscanned, unloadable, new-errors, new-warnings.
+    #[arg(long, value_name = "KINDS", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::analysis::diff::FAIL_KINDS))]
+    pub fail_on: Vec<String>,
+}
+
+#[derive(Debug, Args)]
 pub struct CatalogArgs {
     /// Print the replacement wording a session that already had a catalog receives (with no
     /// model-invocable skills: the empty replacement).
@@ -540,7 +584,11 @@ pub fn command() -> clap::Command {
     let arg = format
         .value_parser(formats(&["human", "json", "github", "sarif"]))
         .help("Output format: human (rustc style), json, github (workflow annotations), sarif (2.1.0)");
-    cmd = cmd.mut_subcommand("lint", |sub| sub.arg(arg));
+    cmd = cmd.mut_subcommand("lint", |sub| sub.arg(arg.clone()));
+    let arg = arg
+        .value_parser(formats(&["human", "json", "markdown", "github"]))
+        .help("Output format: human, json, markdown (a pull-request comment), github (workflow annotations)");
+    cmd = cmd.mut_subcommand("diff", |sub| sub.arg(arg));
     for name in ["completions", "schema"] {
         cmd = cmd.mut_subcommand(name, |mut sub| {
             for a in &globals {

@@ -3,7 +3,9 @@
 //! skill body ([`refscan`], [`refs`], read as CommonMark by [`markdown`]) and close-name suggestions ([`suggest`]). Depends on the
 //! engine only.
 
+pub mod diff;
 pub mod explain;
+pub mod git;
 pub mod markdown;
 pub mod refs;
 pub mod refscan;

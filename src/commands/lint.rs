@@ -134,7 +134,8 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
         return Ok(if report.findings.iter().any(|f| f.severity >= fail_on) { EXIT_FINDINGS } else { EXIT_OK });
     }
     match g.format {
-        Format::Human => {
+        // `lint --format` offers no markdown (cli::command); human if it were ever reached.
+        Format::Human | Format::Markdown => {
             human::write(
                 report,
                 human::Options { color: io.term.color, width, diffs: true, verbose: args.verbose },

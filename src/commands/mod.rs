@@ -10,6 +10,7 @@ use crate::engine::snapshot::Settings;
 
 pub mod catalog;
 pub mod completions;
+pub mod diff;
 pub mod explain;
 pub mod io;
 pub mod lint;
@@ -56,6 +57,10 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
             explain::run(&cli.global, args, &settings, env, io)
         }
         Command::Lint(args) => lint::run(&cli.global, args, &settings, env, io),
+        Command::Diff(args) => {
+            warn_config_problems(report, io)?;
+            diff::run(&cli.global, args, &settings, env, io)
+        }
         Command::Watch(args) => {
             warn_config_problems(report, io)?;
             watch::run(&cli.global, args, settings, report, env, io)

@@ -206,7 +206,7 @@ pub enum RootType {
 impl RootType {
     pub fn of(path: &str) -> RootType {
         match nodefs::stat(path) {
-            Ok(meta) => match Kind::of(&meta) {
+            Ok(stat) => match stat.kind {
                 Kind::Directory => RootType::Directory,
                 Kind::File => RootType::File,
                 Kind::Other => RootType::Other,
@@ -376,7 +376,7 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
             // Not a symlink: inside a real directory its real path is its own path, and its
             // type is the one readdir reported, so realpath + stat would tell nothing new.
             if let Some(ft) = file_type.filter(|t| !t.is_symlink()) {
-                entries.push(Entry { name, kind: Kind::of_type(&ft), path: display, key: Some(child_path) });
+                entries.push(Entry { name, kind: Kind::of_entry(ft), path: display, key: Some(child_path) });
                 continue;
             }
             let child = (|| {
@@ -410,7 +410,7 @@ fn list_production(root: &str, collator: &EntryCollator) -> Result<Listing, Prov
 fn split_names(
     raw: Vec<nodefs::DirEntry>,
     keep_type_of_mangled: bool,
-) -> (Vec<(String, Option<std::fs::FileType>)>, Vec<UnnamedEntry>) {
+) -> (Vec<(String, Option<nodefs::EntryType>)>, Vec<UnnamedEntry>) {
     let mut named = Vec::with_capacity(raw.len());
     let mut non_utf8 = Vec::new();
     for e in raw {
@@ -442,7 +442,7 @@ fn list_node(root: &str, collator: &EntryCollator, log: &mut Vec<String>) -> Res
             Some(ft) if ft.is_dir() => Kind::Directory,
             Some(ft) if ft.is_file() => Kind::File,
             Some(ft) if ft.is_symlink() => match nodefs::stat(&path) {
-                Ok(meta) => Kind::of(&meta),
+                Ok(stat) => stat.kind,
                 Err(e) => {
                     log.push(format!("skill entry {path} ignored: failed to follow symbolic link: {e}"));
                     Kind::Other
@@ -805,19 +805,23 @@ fn par_map_chunked<T: Sync, R: Send>(
         return items.iter().map(&f).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
+    // The workers read through the caller's overlay, if any (`dsh-skills diff`).
+    let overlay = nodefs::current_overlay();
     let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
-                        if start >= items.len() {
-                            break mine;
+                    nodefs::with_overlay(overlay.clone(), || {
+                        let mut mine = Vec::new();
+                        loop {
+                            let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+                            if start >= items.len() {
+                                break mine;
+                            }
+                            let end = (start + chunk).min(items.len());
+                            mine.push((start, items[start..end].iter().map(&f).collect()));
                         }
-                        let end = (start + chunk).min(items.len());
-                        mine.push((start, items[start..end].iter().map(&f).collect()));
-                    }
+                    })
                 })
             })
             .collect();

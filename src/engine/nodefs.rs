@@ -153,6 +153,15 @@ impl Kind {
     }
 
     /// The kind of a `readdir` entry type that is not a symlink.
+    pub fn of_entry(t: EntryType) -> Kind {
+        match t {
+            EntryType::File => Kind::File,
+            EntryType::Directory => Kind::Directory,
+            EntryType::Symlink | EntryType::Other => Kind::Other,
+        }
+    }
+
+    /// The kind of a file type that is not a symlink.
     pub fn of_type(ft: &std::fs::FileType) -> Kind {
         if ft.is_file() {
             Kind::File
@@ -172,22 +181,258 @@ impl Kind {
     }
 }
 
+/// What a followed `stat` (or an open file's `fstat`) says of a node, on disk or in an
+/// [`Overlay`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stat {
+    pub kind: Kind,
+    /// The size in bytes (regular files).
+    pub len: u64,
+    /// For [`Kind::Other`]: what it is ([`special_kind`]).
+    pub special: &'static str,
+    /// A character or block device ([`is_device`]).
+    pub device: bool,
+}
+
+impl Stat {
+    pub fn of(meta: &Metadata) -> Stat {
+        let ft = meta.file_type();
+        Stat { kind: Kind::of(meta), len: meta.len(), special: special_kind(&ft), device: is_device(&ft) }
+    }
+
+    /// A regular file of `len` bytes (an overlay's blob).
+    pub fn file(len: u64) -> Stat {
+        Stat { kind: Kind::File, len, special: "special file", device: false }
+    }
+
+    pub fn directory() -> Stat {
+        Stat { kind: Kind::Directory, len: 0, special: "special file", device: false }
+    }
+}
+
+/// A `readdir` entry's own type (`d_type`: a symlink is not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryType {
+    File,
+    Directory,
+    Symlink,
+    /// FIFOs, sockets, devices.
+    Other,
+}
+
+impl EntryType {
+    pub fn of(ft: &std::fs::FileType) -> EntryType {
+        if ft.is_symlink() {
+            EntryType::Symlink
+        } else if ft.is_file() {
+            EntryType::File
+        } else if ft.is_dir() {
+            EntryType::Directory
+        } else {
+            EntryType::Other
+        }
+    }
+
+    pub fn is_symlink(self) -> bool {
+        self == EntryType::Symlink
+    }
+
+    pub fn is_dir(self) -> bool {
+        self == EntryType::Directory
+    }
+
+    pub fn is_file(self) -> bool {
+        self == EntryType::File
+    }
+}
+
+/// A folder whose contents are read from somewhere other than the disk (`dsh-skills diff` reads
+/// a repository's work tree from a git tree or the index): every path under [`Overlay::top`]
+/// is looked up here, every other path on disk, and symbolic links are followed across the
+/// border in both directions, as the kernel would follow them in a checkout of that state.
+/// Paths given to the methods are relative to `top`, `/`-separated, `""` for `top` itself.
+pub trait Overlay: Send + Sync {
+    /// The real path of the folder the overlay stands for (no trailing separator).
+    fn top(&self) -> &str;
+    /// `lstat`: the node's own type, `Ok(None)` when there is none.
+    fn lstat(&self, rel: &str) -> io::Result<Option<OverlayNode>>;
+    /// The entries of a directory, in any order (`readdir` sorts them).
+    fn readdir(&self, rel: &str) -> io::Result<Vec<(std::ffi::OsString, EntryType)>>;
+    /// A symbolic link's target.
+    fn readlink(&self, rel: &str) -> io::Result<std::ffi::OsString>;
+    /// A regular file's bytes.
+    fn read(&self, rel: &str) -> io::Result<Vec<u8>>;
+}
+
+/// A node of an [`Overlay`], unfollowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverlayNode {
+    File { len: u64 },
+    Directory,
+    Symlink,
+}
+
+thread_local! {
+    static OVERLAY: std::cell::RefCell<Option<std::sync::Arc<dyn Overlay>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The overlay in force on this thread ([`with_overlay`]), for a worker thread to take along.
+pub fn current_overlay() -> Option<std::sync::Arc<dyn Overlay>> {
+    OVERLAY.with(|o| o.borrow().clone())
+}
+
+/// Run `f` with `overlay` in force for every call of this module on this thread (the scan's
+/// workers take it along: `discover::par_map`). `None` reads the disk only.
+pub fn with_overlay<R>(overlay: Option<std::sync::Arc<dyn Overlay>>, f: impl FnOnce() -> R) -> R {
+    let previous = OVERLAY.with(|o| std::mem::replace(&mut *o.borrow_mut(), overlay));
+    struct Restore(Option<Option<std::sync::Arc<dyn Overlay>>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take().flatten();
+            OVERLAY.with(|o| *o.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(Some(previous));
+    f()
+}
+
+/// `path` relative to the overlay's top, when it is the top or inside it (a real path).
+fn inside<'a>(overlay: &dyn Overlay, path: &'a str) -> Option<&'a str> {
+    let top = overlay.top();
+    let rest = path.strip_prefix(top)?;
+    if rest.is_empty() {
+        return Some("");
+    }
+    let rest = rest.strip_prefix(crate::engine::platform::SEP)?;
+    Some(rest.trim_end_matches(crate::engine::platform::SEP))
+}
+
+/// One node's own type (`lstat`), in the overlay or on disk.
+enum Own {
+    File(Stat),
+    Directory,
+    Symlink,
+}
+
+fn lstat_own(overlay: &dyn Overlay, path: &str) -> io::Result<Own> {
+    match inside(overlay, path) {
+        Some(rel) => match overlay.lstat(rel)? {
+            Some(OverlayNode::File { len }) => Ok(Own::File(Stat::file(len))),
+            Some(OverlayNode::Directory) => Ok(Own::Directory),
+            Some(OverlayNode::Symlink) => Ok(Own::Symlink),
+            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+        },
+        None => {
+            let meta = std::fs::symlink_metadata(path)?;
+            let ft = meta.file_type();
+            Ok(if ft.is_symlink() {
+                Own::Symlink
+            } else if ft.is_dir() {
+                Own::Directory
+            } else {
+                Own::File(Stat::of(&meta))
+            })
+        }
+    }
+}
+
+fn readlink_any(overlay: &dyn Overlay, path: &str) -> io::Result<String> {
+    let target = match inside(overlay, path) {
+        Some(rel) => overlay.readlink(rel)?,
+        None => std::fs::read_link(path)?.into_os_string(),
+    };
+    Ok(target.to_string_lossy().into_owned())
+}
+
+/// `realpath(3)` as glibc walks it, one component at a time, through the overlay and the disk:
+/// the real path and the node's own type there.
+fn realpath_walk(overlay: &dyn Overlay, path: &str) -> io::Result<(String, Own)> {
+    const MAX_LINKS: usize = 40;
+    let sep = crate::engine::platform::SEP;
+    let absolute = if path.starts_with(sep) {
+        path.to_string()
+    } else {
+        crate::engine::platform::join(&crate::engine::platform::process_cwd(), path)
+    };
+    let mut pending: std::collections::VecDeque<String> =
+        absolute.split(sep).filter(|c| !c.is_empty()).map(str::to_string).collect();
+    let mut resolved = String::new();
+    let mut own = Own::Directory;
+    let mut links = 0;
+    while let Some(component) = pending.pop_front() {
+        if !matches!(own, Own::Directory) {
+            return Err(io::Error::from(io::ErrorKind::NotADirectory));
+        }
+        match component.as_str() {
+            "." => continue,
+            ".." => {
+                if let Some(i) = resolved.rfind(sep) {
+                    resolved.truncate(i);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let next = format!("{resolved}{sep}{component}");
+        match lstat_own(overlay, &next)? {
+            Own::Symlink => {
+                links += 1;
+                if links > MAX_LINKS {
+                    #[cfg(unix)]
+                    return Err(io::Error::from_raw_os_error(libc::ELOOP));
+                    #[cfg(not(unix))]
+                    return Err(io::Error::other("ELOOP"));
+                }
+                let target = readlink_any(overlay, &next)?;
+                if target.starts_with(sep) {
+                    resolved.clear();
+                }
+                for c in target.split(sep).filter(|c| !c.is_empty()).rev() {
+                    pending.push_front(c.to_string());
+                }
+                own = Own::Directory;
+            }
+            other => {
+                resolved = next;
+                own = other;
+            }
+        }
+    }
+    if resolved.is_empty() {
+        resolved.push(sep);
+    }
+    Ok((resolved, own))
+}
+
 /// `fs.promises.realpath`.
 pub fn realpath(path: &str) -> Result<String, NodeError> {
+    if let Some(overlay) = current_overlay() {
+        return realpath_walk(&*overlay, path)
+            .map(|(real, _)| real)
+            .map_err(|e| NodeError::from_io(&e, "realpath", path));
+    }
     std::fs::canonicalize(path)
         .map(|p| p.to_string_lossy().into_owned())
         .map_err(|e| NodeError::from_io(&e, "realpath", path))
 }
 
 /// `fs.promises.stat` (follows symlinks).
-pub fn stat(path: &str) -> Result<Metadata, NodeError> {
-    std::fs::metadata(path).map_err(|e| NodeError::from_io(&e, "stat", path))
+pub fn stat(path: &str) -> Result<Stat, NodeError> {
+    if let Some(overlay) = current_overlay() {
+        return realpath_walk(&*overlay, path)
+            .map(|(_, own)| match own {
+                Own::File(stat) => stat,
+                _ => Stat::directory(),
+            })
+            .map_err(|e| NodeError::from_io(&e, "stat", path));
+    }
+    std::fs::metadata(path).map(|m| Stat::of(&m)).map_err(|e| NodeError::from_io(&e, "stat", path))
 }
 
 /// `stat` reduced to the harness's probe: `Ok(None)` when absent (ENOENT/ENOTDIR).
 pub fn probe(path: &str) -> Result<Option<Kind>, NodeError> {
     match stat(path) {
-        Ok(meta) => Ok(Some(Kind::of(&meta))),
+        Ok(stat) => Ok(Some(stat.kind)),
         Err(e) if e.is_absent() => Ok(None),
         Err(e) => Err(e),
     }
@@ -201,17 +446,32 @@ pub struct DirEntry {
     pub name: Option<String>,
     pub raw_name: std::ffi::OsString,
     /// The entry's own type (`d_type`, not following symlinks).
-    pub file_type: Option<std::fs::FileType>,
+    pub file_type: Option<EntryType>,
 }
 
-/// `fs.promises.readdir(path, {withFileTypes: true})`, in OS order.
+/// `fs.promises.readdir(path, {withFileTypes: true})`, in OS order. `path` is a real path
+/// (the listing resolves it first).
 pub fn readdir(path: &str) -> Result<Vec<DirEntry>, NodeError> {
-    let rd = std::fs::read_dir(path).map_err(|e| NodeError::from_io(&e, "scandir", path))?;
     let mut out = Vec::new();
+    if let Some(overlay) = current_overlay()
+        && let Some(rel) = inside(&*overlay, path)
+    {
+        let entries = overlay.readdir(rel).map_err(|e| NodeError::from_io(&e, "scandir", path))?;
+        for (raw_name, t) in entries {
+            out.push(DirEntry { name: raw_name.to_str().map(str::to_string), file_type: Some(t), raw_name });
+        }
+        sort_like_scandir(&mut out);
+        return Ok(out);
+    }
+    let rd = std::fs::read_dir(path).map_err(|e| NodeError::from_io(&e, "scandir", path))?;
     for entry in rd {
         let entry = entry.map_err(|e| NodeError::from_io(&e, "scandir", path))?;
         let raw_name = entry.file_name();
-        out.push(DirEntry { name: raw_name.to_str().map(str::to_string), file_type: entry.file_type().ok(), raw_name });
+        out.push(DirEntry {
+            name: raw_name.to_str().map(str::to_string),
+            file_type: entry.file_type().ok().map(|t| EntryType::of(&t)),
+            raw_name,
+        });
     }
     sort_like_scandir(&mut out);
     Ok(out)
@@ -280,10 +540,78 @@ pub fn open_nonblocking(path: &str) -> io::Result<File> {
     opts.open(Path::new(path))
 }
 
+/// A file open for reading, on disk or in an [`Overlay`], with its `fstat`.
+pub struct OpenFile {
+    reader: Reader,
+    pub stat: Stat,
+}
+
+enum Reader {
+    Disk(File),
+    Memory(io::Cursor<Vec<u8>>),
+}
+
+impl io::Read for OpenFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match &mut self.reader {
+            Reader::Disk(file) => file.read(buf),
+            Reader::Memory(bytes) => bytes.read(buf),
+        }
+    }
+}
+
+impl OpenFile {
+    fn disk(file: File) -> io::Result<OpenFile> {
+        let stat = Stat::of(&file.metadata()?);
+        Ok(OpenFile { reader: Reader::Disk(file), stat })
+    }
+
+    fn memory(bytes: Vec<u8>) -> OpenFile {
+        OpenFile { stat: Stat::file(bytes.len() as u64), reader: Reader::Memory(io::Cursor::new(bytes)) }
+    }
+
+    fn directory() -> OpenFile {
+        OpenFile { stat: Stat::directory(), reader: Reader::Memory(io::Cursor::new(Vec::new())) }
+    }
+}
+
+fn eloop() -> io::Error {
+    #[cfg(unix)]
+    return io::Error::from_raw_os_error(libc::ELOOP);
+    #[cfg(not(unix))]
+    io::Error::other("ELOOP")
+}
+
+/// Open `path` for reading, following symlinks, without blocking (Node's `open`), and `fstat`
+/// it. Errors are those of the `open` or the `fstat`.
+pub fn open_follow(path: &str) -> io::Result<OpenFile> {
+    if let Some(overlay) = current_overlay() {
+        let (real, own) = realpath_walk(&*overlay, path)?;
+        if let Some(rel) = inside(&*overlay, &real) {
+            return Ok(match own {
+                Own::Directory => OpenFile::directory(),
+                _ => OpenFile::memory(overlay.read(rel)?),
+            });
+        }
+        return OpenFile::disk(open_nonblocking(&real)?);
+    }
+    OpenFile::disk(open_nonblocking(path)?)
+}
+
 /// Open `path` itself, not following a final symlink (`ELOOP` if it is one), without blocking.
 /// One system call where `lstat` + `open` would be two: the caller learns the type from the
-/// open file.
-pub fn open_no_follow(path: &str) -> io::Result<(File, Metadata)> {
+/// open file. `path` is a real path but for its last component.
+pub fn open_no_follow(path: &str) -> io::Result<OpenFile> {
+    if let Some(overlay) = current_overlay()
+        && let Some(rel) = inside(&*overlay, path)
+    {
+        return match overlay.lstat(rel)? {
+            Some(OverlayNode::File { .. }) => Ok(OpenFile::memory(overlay.read(rel)?)),
+            Some(OverlayNode::Directory) => Ok(OpenFile::directory()),
+            Some(OverlayNode::Symlink) => Err(eloop()),
+            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+        };
+    }
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
@@ -291,9 +619,7 @@ pub fn open_no_follow(path: &str) -> io::Result<(File, Metadata)> {
         use std::os::unix::fs::OpenOptionsExt;
         opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
     }
-    let file = opts.open(path)?;
-    let meta = file.metadata()?;
-    Ok((file, meta))
+    OpenFile::disk(opts.open(path)?)
 }
 
 /// Why the filesystem service's `resolve` failed.
@@ -363,5 +689,103 @@ mod tests {
         assert_eq!(e.code, "ENOENT");
         assert!(e.is_absent());
         assert_eq!(probe("/definitely/not/here").unwrap(), None);
+    }
+
+    /// An overlay held in memory: `(path, node)` with a link's target or a file's text.
+    struct Mem {
+        top: String,
+        nodes: Vec<(&'static str, &'static str, &'static str)>,
+    }
+
+    impl Overlay for Mem {
+        fn top(&self) -> &str {
+            &self.top
+        }
+        fn lstat(&self, rel: &str) -> io::Result<Option<OverlayNode>> {
+            if rel.is_empty() {
+                return Ok(Some(OverlayNode::Directory));
+            }
+            Ok(self.nodes.iter().find(|(p, _, _)| *p == rel).map(|(_, kind, text)| match *kind {
+                "dir" => OverlayNode::Directory,
+                "link" => OverlayNode::Symlink,
+                _ => OverlayNode::File { len: text.len() as u64 },
+            }))
+        }
+        fn readdir(&self, rel: &str) -> io::Result<Vec<(std::ffi::OsString, EntryType)>> {
+            let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
+            Ok(self
+                .nodes
+                .iter()
+                .filter_map(|(p, kind, _)| {
+                    let name = p.strip_prefix(&prefix)?;
+                    (!name.contains('/')).then(|| {
+                        let t = match *kind {
+                            "dir" => EntryType::Directory,
+                            "link" => EntryType::Symlink,
+                            _ => EntryType::File,
+                        };
+                        (name.into(), t)
+                    })
+                })
+                .collect())
+        }
+        fn readlink(&self, rel: &str) -> io::Result<std::ffi::OsString> {
+            Ok(self.nodes.iter().find(|(p, _, _)| *p == rel).map(|(_, _, t)| (*t).into()).unwrap_or_default())
+        }
+        fn read(&self, rel: &str) -> io::Result<Vec<u8>> {
+            Ok(self.nodes.iter().find(|(p, _, _)| *p == rel).map(|(_, _, t)| t.as_bytes().to_vec()).unwrap_or_default())
+        }
+    }
+
+    /// Links are followed inside the overlay, out of it to the disk and from the disk back in,
+    /// with realpath(3)'s errors; reads never touch the disk inside the overlay's top.
+    #[cfg(unix)]
+    #[test]
+    fn an_overlay_replaces_a_folder_and_links_cross_its_border() {
+        let disk = tempfile::tempdir().unwrap();
+        let disk_path = std::fs::canonicalize(disk.path()).unwrap().to_string_lossy().into_owned();
+        let top = format!("{disk_path}/repo");
+        // On disk the repository holds something else entirely.
+        std::fs::create_dir_all(format!("{top}/skills/a")).unwrap();
+        std::fs::write(format!("{top}/skills/a/SKILL.md"), "on disk").unwrap();
+        std::fs::create_dir_all(format!("{disk_path}/outside")).unwrap();
+        std::fs::write(format!("{disk_path}/outside/x.md"), "outside").unwrap();
+        std::os::unix::fs::symlink(format!("{top}/skills"), format!("{disk_path}/home-link")).unwrap();
+        let overlay = Mem {
+            top: top.clone(),
+            nodes: vec![
+                ("skills", "dir", ""),
+                ("skills/a", "dir", ""),
+                ("skills/a/SKILL.md", "file", "in the tree"),
+                ("skills/b", "link", "a"),
+                ("skills/out", "link", "../../outside"),
+                ("skills/loop", "link", "loop"),
+                ("skills/file-link", "link", "a/SKILL.md"),
+            ],
+        };
+        with_overlay(Some(std::sync::Arc::new(overlay)), || {
+            assert_eq!(realpath(&format!("{top}/skills/b")).unwrap(), format!("{top}/skills/a"));
+            assert_eq!(realpath(&format!("{top}/skills/out/x.md")).unwrap(), format!("{disk_path}/outside/x.md"));
+            assert_eq!(realpath(&format!("{disk_path}/home-link/b")).unwrap(), format!("{top}/skills/a"));
+            assert_eq!(realpath(&format!("{top}/skills/loop")).unwrap_err().code, "ELOOP");
+            assert_eq!(realpath(&format!("{top}/skills/a/SKILL.md/x")).unwrap_err().code, "ENOTDIR");
+            assert_eq!(realpath(&format!("{top}/nothing")).unwrap_err().code, "ENOENT");
+            assert_eq!(stat(&format!("{top}/skills/file-link")).unwrap(), Stat::file(11));
+            assert_eq!(probe(&format!("{top}/skills/b")).unwrap(), Some(Kind::Directory));
+            let names: Vec<String> =
+                readdir(&format!("{top}/skills")).unwrap().into_iter().filter_map(|e| e.name).collect();
+            assert_eq!(names, ["a", "b", "file-link", "loop", "out"]);
+            let mut text = String::new();
+            use std::io::Read;
+            open_follow(&format!("{disk_path}/home-link/b/SKILL.md")).unwrap().read_to_string(&mut text).unwrap();
+            assert_eq!(text, "in the tree");
+            let err = open_no_follow(&format!("{top}/skills/b")).err().unwrap();
+            assert_eq!(errno_name(&err), "ELOOP");
+            // Workers of the scan take the overlay along.
+            let seen = crate::engine::discover::par_map(&[0; 64], |_| realpath(&format!("{top}/skills/b")).unwrap());
+            assert!(seen.iter().all(|p| *p == format!("{top}/skills/a")));
+        });
+        // Outside the closure, the disk again.
+        assert_eq!(realpath(&format!("{top}/skills/b")).unwrap_err().code, "ENOENT");
     }
 }

@@ -205,15 +205,12 @@ pub fn starts_with_fence(path: &str) -> bool {
 
 /// Plain Node: `open`, `fstat`, `read` of `path`; a directory fails with EISDIR, as Node does.
 fn read_node(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
-    let opened = nodefs::open_nonblocking(path)
-        .map_err(|e| NodeError::from_io(&e, "open", path))
-        .and_then(|file| file.metadata().map(|meta| (file, meta)).map_err(|e| NodeError::from_io(&e, "fstat", path)));
-    let (file, meta) = match opened {
-        Ok(opened) => opened,
+    let file = match nodefs::open_follow(path).map_err(|e| NodeError::from_io(&e, "open", path)) {
+        Ok(file) => file,
         Err(e) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
         Err(e) => return Err(Fatal::Node(e)),
     };
-    match read_open(file, &meta, path, false, keep) {
+    match read_open(file, path, false, keep) {
         Ok(Decoded::Text(text)) => Ok(ReadOutcome::Text(text)),
         Ok(Decoded::Bytes(bytes)) => Ok(ReadOutcome::Bytes(bytes)),
         Ok(Decoded::Binary(_) | Decoded::InvalidUtf8(_)) => unreachable!("lossy decoding refuses nothing"),
@@ -233,19 +230,15 @@ fn read_service(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
         Err(_) => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
     };
     let meta = match nodefs::stat(&target) {
-        Ok(m) => m,
+        Ok(stat) => stat,
         Err(e) if e.is_absent() => return Ok(ReadOutcome::Silent(SilentReason::Missing)),
         Err(e) => return Err(Fatal::Node(e)),
     };
     if let Some(silent) = not_a_file(&meta) {
         return Ok(silent);
     }
-    let opened =
-        nodefs::open_nonblocking(&target).map_err(|e| NodeError::from_io(&e, "open", &target)).and_then(|file| {
-            file.metadata().map(|meta| (file, meta)).map_err(|e| NodeError::from_io(&e, "fstat", &target))
-        });
-    match opened {
-        Ok((file, meta)) => service_text(path, read_open(file, &meta, &target, true, keep)),
+    match nodefs::open_follow(&target).map_err(|e| NodeError::from_io(&e, "open", &target)) {
+        Ok(file) => service_text(path, read_open(file, &target, true, keep)),
         Err(e) => service_text(path, Err(Failure::Node(e))),
     }
 }
@@ -255,9 +248,9 @@ fn read_service(path: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
 /// the service would make; anything else takes the full route, so every error reads the same.
 fn read_service_at(path: &str, key: &str, keep: Keep) -> Result<ReadOutcome, Fatal> {
     match nodefs::open_no_follow(key) {
-        Ok((file, meta)) => match not_a_file(&meta) {
+        Ok(file) => match not_a_file(&file.stat) {
             Some(silent) => Ok(silent),
-            None => service_text(path, read_open(file, &meta, key, true, keep)),
+            None => service_text(path, read_open(file, key, true, keep)),
         },
         Err(e) if matches!(nodefs::errno_name(&e), "ENOENT" | "ENOTDIR") => {
             Ok(ReadOutcome::Silent(SilentReason::Missing))
@@ -268,11 +261,11 @@ fn read_service_at(path: &str, key: &str, keep: Keep) -> Result<ReadOutcome, Fat
 }
 
 /// The service drops a directory or special file silently.
-fn not_a_file(meta: &std::fs::Metadata) -> Option<ReadOutcome> {
-    match Kind::of(meta) {
+fn not_a_file(stat: &nodefs::Stat) -> Option<ReadOutcome> {
+    match stat.kind {
         Kind::File => None,
         Kind::Directory => Some(ReadOutcome::Silent(SilentReason::NotAFile("a directory"))),
-        Kind::Other => Some(ReadOutcome::Silent(SilentReason::NotAFile(nodefs::special_kind(&meta.file_type())))),
+        Kind::Other => Some(ReadOutcome::Silent(SilentReason::NotAFile(stat.special))),
     }
 }
 
@@ -323,32 +316,22 @@ fn too_long() -> Failure {
     Failure::Fatal(Fatal::Js("Error: Cannot create a string longer than 0x1fffffe8 characters".into()))
 }
 
-/// Type, read and decode a file already open (`meta` is its `fstat`; errors name `err_path`):
-/// strictly (the service) or lossily (plain Node).
-fn read_open(
-    mut file: std::fs::File,
-    meta: &std::fs::Metadata,
-    err_path: &str,
-    strict: bool,
-    keep: Keep,
-) -> Result<Decoded, Failure> {
-    let ft = meta.file_type();
-    if ft.is_dir() {
-        return Err(Failure::Node(NodeError { code: "EISDIR", syscall: "read", path: None }));
+/// Type, read and decode a file already open (its `stat` is its `fstat`; errors name
+/// `err_path`): strictly (the service) or lossily (plain Node).
+fn read_open(mut file: nodefs::OpenFile, err_path: &str, strict: bool, keep: Keep) -> Result<Decoded, Failure> {
+    let meta = file.stat;
+    match meta.kind {
+        Kind::Directory => return Err(Failure::Node(NodeError { code: "EISDIR", syscall: "read", path: None })),
+        Kind::Other if !strict && meta.device => return read_device(file, err_path, meta.special, keep),
+        Kind::Other => return Err(Failure::Unread(meta.special, Unread::WouldBlock)),
+        Kind::File => {}
     }
-    if !ft.is_file() {
-        let what = nodefs::special_kind(&ft);
-        if !strict && nodefs::is_device(&ft) {
-            return read_device(file, err_path, what, keep);
-        }
-        return Err(Failure::Unread(what, Unread::WouldBlock));
-    }
-    if meta.len() > NODE_MAX_FILE {
-        return Err(Failure::Fatal(Fatal::TooLarge(meta.len())));
+    if meta.len > NODE_MAX_FILE {
+        return Err(Failure::Fatal(Fatal::TooLarge(meta.len)));
     }
     if keep == Keep::Bytes {
         let bytes =
-            read_all_open(&mut file, meta).map_err(|e| Failure::Node(NodeError::from_io(&e, "read", err_path)))?;
+            read_all_open(&mut file, &meta).map_err(|e| Failure::Node(NodeError::from_io(&e, "read", err_path)))?;
         if !strict {
             if utf16_len_of_utf8(&bytes) > V8_MAX_STRING {
                 return Err(too_long());
@@ -363,12 +346,12 @@ fn read_open(
         });
     }
     let whole = keep == Keep::Whole;
-    let mut kept: Vec<u8> = Vec::with_capacity(if whole { meta.len() as usize + 1 } else { 4096 });
+    let mut kept: Vec<u8> = Vec::with_capacity(if whole { meta.len as usize + 1 } else { 4096 });
     let mut fence = FenceTracker::default();
     let mut validator = Utf8Stream::default();
     // One byte more than the file: a regular file that fills less than the buffer has ended,
     // so small files take a single read.
-    let mut buf = vec![0u8; (meta.len() as usize + 1).clamp(1, CHUNK)];
+    let mut buf = vec![0u8; (meta.len as usize + 1).clamp(1, CHUNK)];
     let mut total: u64 = 0;
     let mut utf16_units: u64 = 0;
     let mut first = true;
@@ -406,7 +389,7 @@ fn read_open(
             let keep = fence.feed(chunk);
             kept.extend_from_slice(&chunk[..keep]);
         }
-        if n < buf.len() && total >= meta.len() {
+        if n < buf.len() && total >= meta.len {
             break; // a short read at the size fstat reported: end of file
         }
     }
@@ -433,7 +416,7 @@ fn read_open(
 /// (fast for `/dev/zero`), holding at most [`DEVICE_KEEP`] bytes, whatever `keep` says, so
 /// the verdict is the same for every [`Keep`]. The descriptor is non-blocking: a device with
 /// nothing to read yet, where Node's read would wait, is left.
-fn read_device(mut file: std::fs::File, err_path: &str, what: &'static str, keep: Keep) -> Result<Decoded, Failure> {
+fn read_device(mut file: nodefs::OpenFile, err_path: &str, what: &'static str, keep: Keep) -> Result<Decoded, Failure> {
     let mut buf = vec![0u8; CHUNK];
     let mut kept = Vec::new();
     let mut fence = FenceTracker::default();
@@ -471,8 +454,8 @@ fn read_device(mut file: std::fs::File, err_path: &str, what: &'static str, keep
 /// All the bytes of a regular file already open (`meta` is its `fstat`). A read that comes
 /// back short once the size `fstat` reported is reached is the end of the file, so a file that
 /// does not grow meanwhile takes a single `read`.
-fn read_all_open(file: &mut std::fs::File, meta: &std::fs::Metadata) -> std::io::Result<Vec<u8>> {
-    let size = meta.len() as usize;
+fn read_all_open(file: &mut nodefs::OpenFile, meta: &nodefs::Stat) -> std::io::Result<Vec<u8>> {
+    let size = meta.len as usize;
     let mut bytes = vec![0u8; size + 1];
     let mut filled = 0;
     loop {
@@ -743,17 +726,18 @@ mod tests {
     fn read_all_open_reads_the_whole_file_even_when_it_grew_after_fstat() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.md");
+        let p = path.to_str().unwrap();
         std::fs::write(&path, b"").unwrap();
-        let mut f = std::fs::File::open(&path).unwrap();
-        let meta = f.metadata().unwrap();
+        let mut f = nodefs::open_follow(p).unwrap();
+        let meta = f.stat;
         assert_eq!(read_all_open(&mut f, &meta).unwrap(), b"");
         std::fs::write(&path, b"---\nname: a\n").unwrap();
-        let mut f = std::fs::File::open(&path).unwrap();
-        let meta = f.metadata().unwrap();
+        let mut f = nodefs::open_follow(p).unwrap();
+        let meta = f.stat;
         assert_eq!(read_all_open(&mut f, &meta).unwrap(), b"---\nname: a\n");
         // Appended between fstat and read: the stale size must not cut the file short.
-        let mut f = std::fs::File::open(&path).unwrap();
-        let stale = f.metadata().unwrap();
+        let mut f = nodefs::open_follow(p).unwrap();
+        let stale = f.stat;
         let big = "x".repeat(100_000);
         std::fs::write(&path, format!("---\nname: a\n{big}")).unwrap();
         assert_eq!(read_all_open(&mut f, &stale).unwrap().len(), 12 + big.len());

@@ -3,6 +3,7 @@
 //! [`term`] holds colour, width and the escaping that keeps skill-file bytes from driving a
 //! terminal. Renderers return strings; only `main` writes to the process's streams.
 
+pub mod diff;
 pub mod envelope;
 pub mod human;
 pub mod lint;

@@ -220,12 +220,15 @@ fn shellcheck_passes_the_action_scripts() {
         }
     }
     scripts.extend(current.map(|c| c.1));
-    assert_eq!(scripts.len(), 2, "the action has two shell steps");
+    assert_eq!(scripts.len(), 3, "the action has three shell steps");
+    // The pull-request summary's script, a file of its own.
+    scripts.push(std::fs::read_to_string(support::manifest().join("action/pr-summary.sh")).unwrap());
     for script in scripts {
         // `${{ … }}` never appears in the scripts: inputs come in through the environment.
         assert!(!script.contains("${{"), "{script}");
         let tmp = tempfile::NamedTempFile::new().unwrap();
-        std::fs::write(tmp.path(), format!("#!/usr/bin/env bash\n{script}")).unwrap();
+        let script = if script.starts_with("#!") { script } else { format!("#!/usr/bin/env bash\n{script}") };
+        std::fs::write(tmp.path(), &script).unwrap();
         let out = Command::new(&shellcheck).args(["-s", "bash"]).arg(tmp.path()).output().unwrap();
         assert!(out.status.success(), "shellcheck:\n{}\n{script}", show(&out));
     }

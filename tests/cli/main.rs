@@ -7,11 +7,13 @@
 
 mod support;
 
+mod action;
 mod advice;
 mod collation_oracle;
 mod collections;
 mod config;
 mod conformance;
+mod diff;
 mod ecosystem;
 mod first_contact;
 mod flow_comment;

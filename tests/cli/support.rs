@@ -248,7 +248,7 @@ pub fn json_document(args: &[String]) -> Option<&'static str> {
     if !json || has("--rendered") || has("--help") || has("-h") {
         return None;
     }
-    let command = args.iter().find(|a| ["list", "catalog", "show", "explain", "lint"].contains(&a.as_str()))?;
+    let command = args.iter().find(|a| ["list", "catalog", "show", "explain", "lint", "diff"].contains(&a.as_str()))?;
     if command == "lint" {
         return match args.iter().position(|a| a == "--explain") {
             Some(i) if args.get(i + 1).is_some_and(|r| r == "all") => None,
@@ -261,6 +261,7 @@ pub fn json_document(args: &[String]) -> Option<&'static str> {
         "catalog" => "catalog",
         "show" => "show",
         "explain" => "explain",
+        "diff" => "diff",
         _ => unreachable!(),
     })
 }
@@ -276,7 +277,10 @@ pub fn check_json<S: AsRef<std::ffi::OsStr>>(args: &[S], out: &Output) {
     static VALIDATORS: std::sync::OnceLock<std::collections::HashMap<&'static str, jsonschema::Validator>> =
         std::sync::OnceLock::new();
     let validators = VALIDATORS.get_or_init(|| {
-        ["list", "catalog", "show", "explain", "lint", "rule"].into_iter().map(|d| (d, strict_validator(d))).collect()
+        ["list", "catalog", "show", "explain", "lint", "rule", "diff"]
+            .into_iter()
+            .map(|d| (d, strict_validator(d)))
+            .collect()
     });
     let value: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!("dsh-skills {args:?} printed no JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))

@@ -1,0 +1,514 @@
+//! What the model is shown at two states of a repository, compared (`dsh-skills diff`): the
+//! catalog text, its entries, cut descriptions, skills hidden, shadowed, unscanned or failing to
+//! load, each winner's `<skill_content>`, the catalog's size and lint's findings.
+//!
+//! A [`Side`] is made from one discovery ([`Side::of`]) while that state's files are in force
+//! (the git overlay, or the disk for the working tree); [`Diff::between`] compares two sides.
+//! Lint's findings are handed in by the command as plain [`LintItem`]s (lint is a layer above).
+
+use crate::engine::catalog::{self, ResourceBase, Variant};
+use crate::engine::discover::Outcome;
+use crate::engine::js;
+use crate::engine::snapshot::{NoCatalog, ProviderRun, Snapshot};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One catalog entry of one side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EntrySide {
+    pub name: String,
+    /// The line the model sees.
+    pub line: String,
+    /// The description as shown (after the cut, unescaped).
+    pub description: String,
+    /// The normalized description's length in UTF-16 units, before any cut.
+    pub normalized_len: usize,
+    /// What the cut leaves out (empty when not cut).
+    pub lost: String,
+}
+
+/// A winner of one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillSide {
+    pub path: Option<String>,
+    pub source: String,
+    pub model_invocable: bool,
+    /// `<skill_content>` as the `skill` tool returns it.
+    pub content: String,
+}
+
+/// A lint finding, reduced to what is compared across sides (rule, file, message: stable when
+/// lines move).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LintItem {
+    pub path: String,
+    pub rule: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    pub message: String,
+    /// 1-based line, when the finding points into the file (not compared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+}
+
+impl LintItem {
+    fn key(&self) -> (&str, &str, &str) {
+        (&self.path, &self.rule, &self.message)
+    }
+}
+
+/// The catalog's size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Size {
+    pub utf16_units: usize,
+    pub bytes: usize,
+    /// `ceil(bytes / 4)`: an estimate, not a tokenizer's count.
+    pub tokens_estimate: usize,
+    /// A tokenizer's exact count, when one is available (none yet: `null`).
+    pub tokens: Option<usize>,
+}
+
+impl Size {
+    pub fn of(text: &str) -> Size {
+        Size {
+            utf16_units: text.encode_utf16().count(),
+            bytes: text.len(),
+            tokens_estimate: text.len().div_ceil(4),
+            tokens: None,
+        }
+    }
+}
+
+/// Everything compared of one state.
+#[derive(Clone, Debug)]
+pub struct Side {
+    /// How the state is named (`main (1a2b3c4d5e6f)`, `index`, `working tree`).
+    pub label: String,
+    /// The catalog a fresh session is shown, exactly; `None` when there is none.
+    pub catalog: Option<String>,
+    /// Why there is no catalog.
+    pub why_none: Option<String>,
+    pub entries: Vec<EntrySide>,
+    pub skills: BTreeMap<String, SkillSide>,
+    /// `(loser path, winner path, name)` for every same-named copy that lost.
+    pub shadowed: BTreeSet<(String, String, String)>,
+    /// `(path, harness warning)` for every skill file the harness refused.
+    pub unloadable: BTreeMap<String, String>,
+    /// `String(error)` of each failed provider.
+    pub provider_errors: Vec<String>,
+    /// Skill files of the repository (relative to its top) that no scanned root reaches.
+    pub unscanned: BTreeSet<String>,
+    pub lint: Vec<LintItem>,
+    pub size: Size,
+}
+
+impl Side {
+    /// The side of `snap`. `reached` is every skill file a root entry reaches, as real paths
+    /// ([`reached_files`], made while the state's files are in force); `skill_files` the
+    /// repository's `SKILL.md` files as real paths.
+    pub fn of(
+        label: String,
+        snap: &Snapshot,
+        reached: &BTreeSet<String>,
+        skill_files: &[(String, String)],
+        lint: Vec<LintItem>,
+    ) -> Side {
+        let cat = snap.catalog(Variant::Initial);
+        let max = snap.description_max_length;
+        let entries: Vec<EntrySide> = cat
+            .entries
+            .as_deref()
+            .unwrap_or(&[])
+            .iter()
+            .map(|e| {
+                let lost = if e.is_cut() {
+                    let full = snap
+                        .winner(&e.name)
+                        .map(|c| js::JsString::encode(&js::collapse_whitespace(c.skill.description.as_ref())).0);
+                    full.map(|units| String::from_utf16_lossy(&units[max.saturating_sub(3).min(units.len())..]))
+                        .unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                EntrySide {
+                    name: e.name.clone(),
+                    line: e.line(),
+                    description: e.description.to_string_lossy(),
+                    normalized_len: e.normalized_len,
+                    lost,
+                }
+            })
+            .collect();
+        let skills = snap
+            .winners()
+            .map(|c| {
+                let base = ResourceBase::Directory(c.resource_base.clone());
+                let content = catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);
+                let side = SkillSide {
+                    path: c.path.clone(),
+                    source: c.source.to_string(),
+                    model_invocable: c.skill.invocation.model_invocable,
+                    content,
+                };
+                (c.skill.name.clone(), side)
+            })
+            .collect();
+        let path_of = |i: usize| snap.candidates[i].path.clone().unwrap_or_else(|| snap.candidates[i].provider.clone());
+        let shadowed = snap
+            .shadowed
+            .iter()
+            .map(|s| (path_of(s.loser), path_of(s.winner), snap.candidates[s.loser].skill.name.clone()))
+            .collect();
+        let mut unloadable = BTreeMap::new();
+        for p in &snap.providers {
+            let ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
+            for root in &scan.roots {
+                for e in &root.entries {
+                    if let (Outcome::Warned { warning, .. }, Some(path)) = (&e.outcome, &e.locator) {
+                        unloadable.insert(path.clone(), snap.warnings.get(*warning).cloned().unwrap_or_default());
+                    }
+                }
+            }
+        }
+        let unscanned =
+            skill_files.iter().filter(|(_, real)| !reached.contains(real)).map(|(rel, _)| rel.clone()).collect();
+        let why_none = cat.why_none.map(|w| {
+            match w {
+                NoCatalog::Incomplete => "a skill provider failed: the harness publishes no catalog",
+                NoCatalog::NoModelInvocableSkill => "no model-invocable skill: the harness publishes no catalog",
+                NoCatalog::NoSkillTool => "the skill tool is not mounted: no catalog",
+            }
+            .to_string()
+        });
+        let size = Size::of(cat.text.as_deref().unwrap_or(""));
+        Side {
+            label,
+            catalog: cat.text,
+            why_none,
+            entries,
+            skills,
+            shadowed,
+            unloadable,
+            provider_errors: snap.provider_errors().map(|(_, e)| e.to_string()).collect(),
+            unscanned,
+            lint,
+            size,
+        }
+    }
+}
+
+/// Every skill file a root entry of `snap` leads to, as a real path (through symlinks), so a
+/// skill folder linked into a root counts as scanned. Call it while the state's files are in
+/// force.
+pub fn reached_files(snap: &Snapshot) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for p in &snap.providers {
+        let ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
+        for root in &scan.roots {
+            for e in &root.entries {
+                if let Some(locator) = &e.locator {
+                    if let Ok(real) = crate::engine::nodefs::realpath(locator) {
+                        out.insert(real);
+                    }
+                    out.insert(locator.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An entry whose line changed.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Changed {
+    pub name: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// A description the catalog newly cuts (or cuts more).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Cut {
+    pub name: String,
+    /// The normalized description's length, in UTF-16 units.
+    pub length: usize,
+    /// The catalog's limit (`catalogDescriptionMaxLength`).
+    pub limit: usize,
+    /// The text the model no longer sees.
+    pub lost: String,
+}
+
+/// A skill in the base's catalog that the head's catalog no longer shows, though it still loads.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Hidden {
+    pub name: String,
+    pub path: Option<String>,
+}
+
+/// A copy newly shadowed by a same-named one.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Shadowed {
+    pub name: String,
+    /// The copy that lost.
+    pub path: String,
+    /// The copy that wins.
+    pub by: String,
+}
+
+/// A skill file the harness newly refuses.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Unloadable {
+    pub path: String,
+    /// The harness's warning.
+    pub warning: String,
+}
+
+/// A skill whose `<skill_content>` changed.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentChange {
+    pub name: String,
+    /// Unified diff of the two `<skill_content>` texts.
+    pub diff: String,
+}
+
+/// Sizes and their change.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SizeChange {
+    pub base: Size,
+    pub head: Size,
+    pub delta_utf16_units: i64,
+    pub delta_bytes: i64,
+    pub delta_tokens_estimate: i64,
+    /// Exact token change, when a tokenizer counts both sides (none yet: `null`).
+    pub delta_tokens: Option<i64>,
+}
+
+/// Lint findings that appeared and went away.
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LintChange {
+    pub new: Vec<LintItem>,
+    pub fixed: Vec<LintItem>,
+}
+
+/// Two sides compared.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Diff {
+    pub base: String,
+    pub head: String,
+    /// The base's catalog text exactly (`null` when it has none).
+    pub base_catalog: Option<String>,
+    pub head_catalog: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_no_catalog: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_no_catalog: Option<String>,
+    /// Unified diff of the two catalog texts (empty when they are equal).
+    pub catalog_diff: String,
+    pub added: Vec<EntrySide>,
+    pub removed: Vec<EntrySide>,
+    pub changed: Vec<Changed>,
+    pub cut: Vec<Cut>,
+    pub hidden: Vec<Hidden>,
+    pub shadowed: Vec<Shadowed>,
+    /// Skill files of the repository (relative to its top) that no scanned root reaches any
+    /// more.
+    pub unscanned: Vec<String>,
+    pub unloadable: Vec<Unloadable>,
+    /// Provider failures of the head that the base did not have (no catalog is published).
+    pub provider_errors: Vec<String>,
+    pub content: Vec<ContentChange>,
+    pub size: SizeChange,
+    pub lint: LintChange,
+    /// Catalog entries at each side.
+    pub base_entries: usize,
+    pub head_entries: usize,
+    /// The head's winners' skill files, by name.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub head_paths: BTreeMap<String, String>,
+}
+
+/// The kinds of change `--fail-on` can name.
+pub const FAIL_KINDS: &[&str] =
+    &["catalog", "cut", "hidden", "shadowed", "unscanned", "unloadable", "new-errors", "new-warnings"];
+
+/// A unified diff of two texts, `a` and `b` named in the header (three lines of context).
+pub fn unified(a: &str, b: &str, a_name: &str, b_name: &str) -> String {
+    if a == b {
+        return String::new();
+    }
+    similar::TextDiff::from_lines(a, b)
+        .unified_diff()
+        .context_radius(3)
+        .missing_newline_hint(true)
+        .header(a_name, b_name)
+        .to_string()
+}
+
+impl Diff {
+    pub fn between(base: &Side, head: &Side, limit: usize) -> Diff {
+        let catalog_diff = unified(
+            base.catalog.as_deref().unwrap_or(""),
+            head.catalog.as_deref().unwrap_or(""),
+            &format!("catalog @ {}", base.label),
+            &format!("catalog @ {}", head.label),
+        );
+        let by_name = |s: &Side| s.entries.iter().map(|e| (e.name.clone(), e.clone())).collect::<BTreeMap<_, _>>();
+        let (b, h) = (by_name(base), by_name(head));
+        let added = h.values().filter(|e| !b.contains_key(&e.name)).cloned().collect();
+        let removed: Vec<EntrySide> = b.values().filter(|e| !h.contains_key(&e.name)).cloned().collect();
+        let changed = h
+            .values()
+            .filter_map(|e| {
+                let before = b.get(&e.name)?;
+                (before.line != e.line).then(|| Changed {
+                    name: e.name.clone(),
+                    before: before.line.clone(),
+                    after: e.line.clone(),
+                })
+            })
+            .collect();
+        let cut = h
+            .values()
+            .filter(|e| !e.lost.is_empty() && b.get(&e.name).is_none_or(|old| old.lost != e.lost))
+            .map(|e| Cut { name: e.name.clone(), length: e.normalized_len, limit, lost: e.lost.clone() })
+            .collect();
+        let hidden = removed
+            .iter()
+            .filter_map(|e| {
+                let s = head.skills.get(&e.name)?;
+                (!s.model_invocable).then(|| Hidden { name: e.name.clone(), path: s.path.clone() })
+            })
+            .collect();
+        let shadowed = head
+            .shadowed
+            .difference(&base.shadowed)
+            .map(|(path, by, name)| Shadowed { name: name.clone(), path: path.clone(), by: by.clone() })
+            .collect();
+        let unscanned = head.unscanned.difference(&base.unscanned).cloned().collect();
+        let unloadable = head
+            .unloadable
+            .iter()
+            .filter(|(path, warning)| base.unloadable.get(*path) != Some(warning))
+            .map(|(path, warning)| Unloadable { path: path.clone(), warning: warning.clone() })
+            .collect();
+        let provider_errors =
+            head.provider_errors.iter().filter(|e| !base.provider_errors.contains(e)).cloned().collect();
+        let content = head
+            .skills
+            .iter()
+            .filter_map(|(name, s)| {
+                let old = base.skills.get(name)?;
+                (old.content != s.content).then(|| ContentChange {
+                    name: name.clone(),
+                    diff: unified(
+                        &old.content,
+                        &s.content,
+                        &format!("{name} @ {}", base.label),
+                        &format!("{name} @ {}", head.label),
+                    ),
+                })
+            })
+            .collect();
+        let delta = |a: usize, b: usize| b as i64 - a as i64;
+        let size = SizeChange {
+            base: base.size,
+            head: head.size,
+            delta_utf16_units: delta(base.size.utf16_units, head.size.utf16_units),
+            delta_bytes: delta(base.size.bytes, head.size.bytes),
+            delta_tokens_estimate: delta(base.size.tokens_estimate, head.size.tokens_estimate),
+            delta_tokens: match (base.size.tokens, head.size.tokens) {
+                (Some(a), Some(b)) => Some(delta(a, b)),
+                _ => None,
+            },
+        };
+        fn keys(s: &Side) -> BTreeSet<(&str, &str, &str)> {
+            s.lint.iter().map(|l| l.key()).collect()
+        }
+        let (bk, hk) = (keys(base), keys(head));
+        let lint = LintChange {
+            new: head.lint.iter().filter(|l| !bk.contains(&l.key())).cloned().collect(),
+            fixed: base.lint.iter().filter(|l| !hk.contains(&l.key())).cloned().collect(),
+        };
+        Diff {
+            base: base.label.clone(),
+            head: head.label.clone(),
+            base_catalog: base.catalog.clone(),
+            head_catalog: head.catalog.clone(),
+            base_no_catalog: base.why_none.clone(),
+            head_no_catalog: head.why_none.clone(),
+            catalog_diff,
+            added,
+            removed,
+            changed,
+            cut,
+            hidden,
+            shadowed,
+            unscanned,
+            unloadable,
+            provider_errors,
+            content,
+            size,
+            lint,
+            base_entries: base.entries.len(),
+            head_entries: head.entries.len(),
+            head_paths: head.skills.iter().filter_map(|(n, s)| Some((n.clone(), s.path.clone()?))).collect(),
+        }
+    }
+
+    pub fn base_entries(&self) -> usize {
+        self.base_entries
+    }
+
+    pub fn head_entries(&self) -> usize {
+        self.head_entries
+    }
+
+    /// The head's skill file of the winner `name`.
+    pub fn head_path(&self, name: &str) -> Option<String> {
+        self.head_paths.get(name).cloned()
+    }
+
+    /// Whether nothing the model sees, and no finding, changed.
+    pub fn is_empty(&self) -> bool {
+        self.catalog_diff.is_empty()
+            && self.content.is_empty()
+            && self.shadowed.is_empty()
+            && self.unscanned.is_empty()
+            && self.unloadable.is_empty()
+            && self.provider_errors.is_empty()
+            && self.lint.new.is_empty()
+            && self.lint.fixed.is_empty()
+    }
+
+    /// The `--fail-on` kinds this diff has.
+    pub fn failing(&self, kinds: &[String]) -> Vec<String> {
+        kinds
+            .iter()
+            .filter(|k| match k.as_str() {
+                "catalog" => !self.catalog_diff.is_empty(),
+                "cut" => !self.cut.is_empty(),
+                "hidden" => !self.hidden.is_empty(),
+                "shadowed" => !self.shadowed.is_empty(),
+                "unscanned" => !self.unscanned.is_empty(),
+                "unloadable" => !self.unloadable.is_empty() || !self.provider_errors.is_empty(),
+                "new-errors" => self.lint.new.iter().any(|l| l.severity == "error"),
+                "new-warnings" => self.lint.new.iter().any(|l| l.severity != "info"),
+                _ => false,
+            })
+            .cloned()
+            .collect()
+    }
+}
