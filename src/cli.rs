@@ -333,6 +333,8 @@ Examples:
   dsh-skills lint .agents/skills .dsh/skills   the project's skill roots, read as roots
   dsh-skills lint --format github --deny warnings
   dsh-skills lint --explain yaml-syntax
+  dsh-skills lint --write-baseline .dsh-skills-baseline.json   adopt: record today's findings
+  dsh-skills lint --baseline .dsh-skills-baseline.json         then fail on new ones only
 
 Configuration: .dsh-skills-lint.yaml, found by walking up from the cwd.
 Rules: `dsh-skills lint --explain all` lists them; suppress one in the frontmatter with
@@ -376,6 +378,16 @@ pub struct LintArgs {
     /// Read this lint configuration file instead of looking for .dsh-skills-lint.yaml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<String>,
+
+    /// Leave out the findings this baseline file knows (same rule, path and offending text):
+    /// only new findings are shown and fail; fixed and stale entries are named.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<String>,
+
+    /// Record every finding of this run in a baseline file (replacing it), then report as
+    /// --baseline FILE would: nothing left to show, exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<String>,
 }
 
 #[derive(Debug, Args)]

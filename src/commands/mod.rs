@@ -16,6 +16,7 @@ pub mod lint;
 pub mod list;
 pub mod show;
 pub mod watch;
+pub mod write;
 
 pub use crate::engine::snapshot::discover_kept as discover;
 pub use crate::error::UsageError;

@@ -24,10 +24,12 @@ pub enum Document {
     Rule,
     /// One line of `watch --format json` (JSON Lines)
     Watch,
+    /// The file `lint --write-baseline` writes and `lint --baseline` reads
+    Baseline,
 }
 
 impl Document {
-    pub const ALL: [Document; 7] = [
+    pub const ALL: [Document; 8] = [
         Document::List,
         Document::Catalog,
         Document::Show,
@@ -35,6 +37,7 @@ impl Document {
         Document::Lint,
         Document::Rule,
         Document::Watch,
+        Document::Baseline,
     ];
 
     pub fn name(self) -> &'static str {
@@ -46,6 +49,7 @@ impl Document {
             Document::Lint => "lint",
             Document::Rule => "rule",
             Document::Watch => "watch",
+            Document::Baseline => "baseline",
         }
     }
 
@@ -65,6 +69,7 @@ impl Document {
             Document::Lint => crate::render::lint::json::schema(),
             Document::Rule => crate::render::lint::json::rule_schema(),
             Document::Watch => crate::render::watch::schema(),
+            Document::Baseline => generate::<crate::lint::baseline::Baseline>(),
         };
         let mut fields = match schema.to_value() {
             serde_json::Value::Object(m) => m,
@@ -96,6 +101,7 @@ impl Document {
             Document::Lint => "lint --format json",
             Document::Rule => "lint --explain <RULE> --format json",
             Document::Watch => "watch --format json (one line)",
+            Document::Baseline => "lint baseline (lint --write-baseline FILE)",
         }
     }
 

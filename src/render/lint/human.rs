@@ -73,7 +73,20 @@ pub fn write(report: &Report, opts: Options, out: &mut dyn Write) -> io::Result<
     if let Some(o) = &report.outside {
         writeln!(out, "{}", term::escape(&outside_line(o)))?;
     }
+    baseline_lines(report, out)?;
     writeln!(out, "{}", summary(report))
+}
+
+/// With a baseline: each entry that matched nothing (fixed or stale), then the count of the
+/// known findings left out. The entries come from the baseline file: escaped like skill text.
+pub fn baseline_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(b) = &report.baseline {
+        for line in b.lines() {
+            writeln!(out, "{}", term::escape(&line))?;
+        }
+        writeln!(out, "{}", term::escape(&b.summary()))?;
+    }
+    Ok(())
 }
 
 /// `read 120 skill folders outside the roots the harness scans (3 also reached through links);
