@@ -225,6 +225,10 @@ pub enum Command {
     #[command(after_help = SHORT_AFTER_HELP, after_long_help = LINT_AFTER_HELP)]
     Lint(LintArgs),
 
+    /// Write a new skill that loads (the project's .agents/skills by default).
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = NEW_EXAMPLES)]
+    New(NewArgs),
+
     /// Run the language server (LSP over stdin/stdout) for skill files open in an editor.
     #[command(after_long_help = LSP_AFTER_HELP)]
     Lsp(LspArgs),
@@ -298,6 +302,20 @@ Examples:
   source <(dsh-skills completions bash)        in ~/.bashrc
   dsh-skills completions zsh > ~/.zfunc/_dsh-skills
   dsh-skills completions fish > ~/.config/fish/completions/dsh-skills.fish";
+
+const NEW_EXAMPLES: &str = "\
+Writes NAME/SKILL.md (or NAME.md with --flat) into a root the harness scans, from a template
+whose description puts the trigger first. The name is checked against the harness's rule;
+nothing is overwritten; what the new skill would shadow, or be shadowed by, is said before
+anything is written. Only the file (and the folders it needs) is written, atomically.
+
+Examples:
+  dsh-skills new pdf-tools                     .agents/skills/pdf-tools/SKILL.md in the project
+  dsh-skills new pdf-tools --user              ~/.agents/skills/pdf-tools/SKILL.md
+  dsh-skills new pdf-tools --flat              .agents/skills/pdf-tools.md
+  dsh-skills --root skills new pdf-tools --dir skills   skills/pdf-tools/SKILL.md in a collection
+
+Exit status: 0 written; 2 invalid name, the destination exists or is not scanned, usage error.";
 
 const SCHEMA_EXAMPLES: &str = "\
 Every JSON document carries `schemaVersion` and `tool`; the schemas (JSON Schema 2020-12) are
@@ -450,6 +468,25 @@ impl From<CompatTarget> for crate::lint::Compat {
     }
 }
 
+/// `dsh-skills new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The skill name: lowercase letters and digits in words joined by single hyphens.
+    pub name: String,
+
+    /// Write into DIR, a skills root the harness scans (with --root DIR, any folder).
+    #[arg(long, value_name = "DIR", conflicts_with = "user")]
+    pub dir: Option<String>,
+
+    /// Write into the user-agents root (`$DSH_AGENTS_HOME/skills`, else ~/.agents/skills).
+    #[arg(long)]
+    pub user: bool,
+
+    /// Write a flat skill, NAME.md in the root, instead of NAME/SKILL.md.
+    #[arg(long)]
+    pub flat: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// Also print the harness's exact log line behind every problem.
@@ -538,6 +575,8 @@ pub fn command() -> clap::Command {
         let arg = format.clone().value_parser(formats(&["human", "json"])).help("Output format");
         cmd = cmd.mut_subcommand(name, |sub| sub.arg(arg));
     }
+    let arg = format.clone().value_parser(formats(&["human"])).help("Output format");
+    cmd = cmd.mut_subcommand("new", |sub| sub.arg(arg));
     let arg = format
         .value_parser(formats(&["human", "json", "github", "sarif"]))
         .help("Output format: human (rustc style), json, github (workflow annotations), sarif (2.1.0)");

@@ -14,6 +14,7 @@ pub mod explain;
 pub mod io;
 pub mod lint;
 pub mod list;
+pub mod new;
 pub mod show;
 pub mod watch;
 pub mod write;
@@ -57,6 +58,10 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
             explain::run(&cli.global, args, &settings, env, io)
         }
         Command::Lint(args) => lint::run(&cli.global, args, &settings, env, io),
+        Command::New(args) => {
+            warn_config_problems(report, io)?;
+            new::run(&cli.global, args, &settings, env, io)
+        }
         Command::Watch(args) => {
             warn_config_problems(report, io)?;
             watch::run(&cli.global, args, settings, report, env, io)
