@@ -232,6 +232,10 @@ pub enum Command {
     #[command(after_help = SHORT_AFTER_HELP, after_long_help = DIFF_AFTER_HELP)]
     Diff(DiffArgs),
 
+    /// Write a new skill that loads (the project's .agents/skills by default).
+    #[command(after_help = SHORT_AFTER_HELP, after_long_help = NEW_EXAMPLES)]
+    New(NewArgs),
+
     /// Run the language server (LSP over stdin/stdout) for skill files open in an editor.
     #[command(after_long_help = LSP_AFTER_HELP)]
     Lsp(LspArgs),
@@ -322,6 +326,20 @@ Examples:
   dsh-skills completions zsh > ~/.zfunc/_dsh-skills
   dsh-skills completions fish > ~/.config/fish/completions/dsh-skills.fish";
 
+const NEW_EXAMPLES: &str = "\
+Writes NAME/SKILL.md (or NAME.md with --flat) into a root the harness scans, from a template
+whose description puts the trigger first. The name is checked against the harness's rule;
+nothing is overwritten; what the new skill would shadow, or be shadowed by, is said before
+anything is written. Only the file (and the folders it needs) is written, atomically.
+
+Examples:
+  dsh-skills new pdf-tools                     .agents/skills/pdf-tools/SKILL.md in the project
+  dsh-skills new pdf-tools --user              ~/.agents/skills/pdf-tools/SKILL.md
+  dsh-skills new pdf-tools --flat              .agents/skills/pdf-tools.md
+  dsh-skills --root skills new pdf-tools --dir skills   skills/pdf-tools/SKILL.md in a collection
+
+Exit status: 0 written; 2 invalid name, the destination exists or is not scanned, usage error.";
+
 const SCHEMA_EXAMPLES: &str = "\
 Every JSON document carries `schemaVersion` and `tool`; the schemas (JSON Schema 2020-12) are
 also committed in the repository's schemas/ folder.
@@ -357,6 +375,8 @@ Examples:
   dsh-skills lint --format github --deny warnings
   dsh-skills lint --min-severity warning   errors and warnings only
   dsh-skills lint --explain yaml-syntax
+  dsh-skills lint --write-baseline .dsh-skills-baseline.json   adopt: record today's findings
+  dsh-skills lint --baseline .dsh-skills-baseline.json         then fail on new ones only
 
 Configuration: .dsh-skills-lint.yaml, found by walking up from the cwd.
 Rules: `dsh-skills lint --explain all` lists them; suppress one in the frontmatter with
@@ -410,6 +430,16 @@ pub struct LintArgs {
     /// Read this lint configuration file instead of looking for .dsh-skills-lint.yaml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<String>,
+
+    /// Leave out the findings this baseline file knows (same rule, path and offending text):
+    /// only new findings are shown and fail; fixed and stale entries are named.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<String>,
+
+    /// Record every finding of this run in a baseline file (replacing it), then report as
+    /// --baseline FILE would: nothing left to show, exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -470,6 +500,25 @@ impl From<CompatTarget> for crate::lint::Compat {
             CompatTarget::Codex => crate::lint::Compat::Codex,
         }
     }
+}
+
+/// `dsh-skills new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The skill name: lowercase letters and digits in words joined by single hyphens.
+    pub name: String,
+
+    /// Write into DIR, a skills root the harness scans (with --root DIR, any folder).
+    #[arg(long, value_name = "DIR", conflicts_with = "user")]
+    pub dir: Option<String>,
+
+    /// Write into the user-agents root (`$DSH_AGENTS_HOME/skills`, else ~/.agents/skills).
+    #[arg(long)]
+    pub user: bool,
+
+    /// Write a flat skill, NAME.md in the root, instead of NAME/SKILL.md.
+    #[arg(long)]
+    pub flat: bool,
 }
 
 #[derive(Debug, Args)]
@@ -581,6 +630,8 @@ pub fn command() -> clap::Command {
         let arg = format.clone().value_parser(formats(&["human", "json"])).help("Output format");
         cmd = cmd.mut_subcommand(name, |sub| sub.arg(arg));
     }
+    let arg = format.clone().value_parser(formats(&["human"])).help("Output format");
+    cmd = cmd.mut_subcommand("new", |sub| sub.arg(arg));
     let arg = format
         .value_parser(formats(&["human", "json", "github", "sarif"]))
         .help("Output format: human (rustc style), json, github (workflow annotations), sarif (2.1.0)");

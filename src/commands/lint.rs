@@ -5,6 +5,7 @@ use crate::cli::{Deny, FailOn, Format, GlobalArgs, LintArgs};
 use crate::engine::discover::Environment;
 use crate::engine::snapshot::Settings;
 use crate::error::UsageError;
+use crate::lint::baseline::{Baseline, Outcome};
 use crate::lint::check::{self, CheckOptions, Subject};
 use crate::lint::config::{Config, Suppressions};
 use crate::lint::term;
@@ -106,6 +107,10 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     if let Some(min) = min {
         result.report.keep_at_least(min);
     }
+    if let Some(file) = args.write_baseline.as_deref().or(args.baseline.as_deref()) {
+        let outcome = baseline(&mut result, file, args.write_baseline.is_some(), &args.paths, env)?;
+        result.report.baseline = Some(outcome);
+    }
     // Like the snapshot, the run's files and findings stay until the process exits.
     let result = std::mem::ManuallyDrop::new(result);
     let width = io.term.width.unwrap_or(human::DEFAULT_WIDTH);
@@ -162,6 +167,57 @@ fn severity(f: FailOn) -> Severity {
         FailOn::Warning => Severity::Warning,
         FailOn::Info => Severity::Info,
     }
+}
+
+/// `--baseline FILE` (read it) or `--write-baseline FILE` (write this run's findings to it
+/// first, atomically), then leave the known findings out of the report.
+fn baseline(
+    run: &mut Run,
+    file: &str,
+    write: bool,
+    paths: &[String],
+    env: &Environment,
+) -> Result<Outcome, UsageError> {
+    let abs = crate::engine::platform::resolve(&env.process_cwd, file);
+    let base_dir = crate::engine::platform::dirname(&abs);
+    let shown = term::escape(file).into_owned();
+    let known = if write {
+        let b = Baseline::of(&run.report, &base_dir);
+        crate::commands::write::replace(std::path::Path::new(&abs), b.text().as_bytes())
+            .map_err(|e| UsageError(format!("cannot write the baseline: {}", term::escape(&e))))?;
+        b
+    } else {
+        let text = std::fs::read_to_string(&abs).map_err(|e| {
+            let hint = if e.kind() == std::io::ErrorKind::NotFound {
+                format!("; create it with `dsh-skills lint --write-baseline {shown}`")
+            } else {
+                String::new()
+            };
+            UsageError(format!("cannot read the baseline {shown}: {e}{hint}"))
+        })?;
+        Baseline::parse(&text).map_err(|e| {
+            UsageError(format!(
+                "{shown} is not a dsh-skills lint baseline: {} (`dsh-skills schema baseline` describes one)",
+                term::escape(&e)
+            ))
+        })?
+    };
+    // The files this run looked at: every one when it linted the whole project, else the
+    // subjects and what lies inside the paths it was given.
+    let roots: Vec<String> = paths.iter().map(|p| crate::engine::platform::resolve(&env.process_cwd, p)).collect();
+    let subjects: std::collections::HashSet<&str> = run.subjects.iter().map(|s| s.path.as_str()).collect();
+    let found: std::collections::HashSet<String> = run.report.findings.iter().map(|f| f.path.clone()).collect();
+    let linted = |p: &str| {
+        paths.is_empty()
+            || subjects.contains(p)
+            || found.contains(p)
+            || roots.iter().any(|r| crate::engine::platform::inside(p, r))
+    };
+    let exists = |p: &str| std::fs::symlink_metadata(p).is_ok();
+    Ok(known.apply(&mut run.report, &base_dir, &shown, &linted, &exists)).map(|mut o| {
+        o.written = write;
+        o
+    })
 }
 
 fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {

@@ -15,8 +15,10 @@ pub mod explain;
 pub mod io;
 pub mod lint;
 pub mod list;
+pub mod new;
 pub mod show;
 pub mod watch;
+pub mod write;
 
 pub use crate::engine::snapshot::discover_kept as discover;
 pub use crate::error::UsageError;
@@ -60,6 +62,10 @@ pub fn run(cli: &Cli, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
         Command::Diff(args) => {
             warn_config_problems(report, io)?;
             diff::run(&cli.global, args, &settings, env, io)
+        }
+        Command::New(args) => {
+            warn_config_problems(report, io)?;
+            new::run(&cli.global, args, &settings, env, io)
         }
         Command::Watch(args) => {
             warn_config_problems(report, io)?;

@@ -16,6 +16,7 @@
 //! explanation. Nothing here prints or knows the command line: lint depends on the engine and
 //! the analysis helpers only.
 
+pub mod baseline;
 pub mod bundle;
 pub mod check;
 pub mod config;
@@ -294,6 +295,8 @@ pub struct Report {
     pub inputs: Vec<targets::Input>,
     /// The skills read outside the roots the harness scans, when there were any.
     pub outside: Option<targets::Outside>,
+    /// What `--baseline` or `--write-baseline` left out, and which entries matched nothing.
+    pub baseline: Option<baseline::Outcome>,
 }
 
 impl Report {

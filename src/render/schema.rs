@@ -26,10 +26,12 @@ pub enum Document {
     Watch,
     /// `diff [BASE] [HEAD] --format json`
     Diff,
+    /// The file `lint --write-baseline` writes and `lint --baseline` reads
+    Baseline,
 }
 
 impl Document {
-    pub const ALL: [Document; 8] = [
+    pub const ALL: [Document; 9] = [
         Document::List,
         Document::Catalog,
         Document::Show,
@@ -38,6 +40,7 @@ impl Document {
         Document::Rule,
         Document::Watch,
         Document::Diff,
+        Document::Baseline,
     ];
 
     pub fn name(self) -> &'static str {
@@ -50,6 +53,7 @@ impl Document {
             Document::Rule => "rule",
             Document::Watch => "watch",
             Document::Diff => "diff",
+            Document::Baseline => "baseline",
         }
     }
 
@@ -70,6 +74,7 @@ impl Document {
             Document::Rule => crate::render::lint::json::rule_schema(),
             Document::Watch => crate::render::watch::schema(),
             Document::Diff => generate::<crate::render::diff::DiffDoc<'static>>(),
+            Document::Baseline => generate::<crate::lint::baseline::Baseline>(),
         };
         let mut fields = match schema.to_value() {
             serde_json::Value::Object(m) => m,
@@ -102,6 +107,7 @@ impl Document {
             Document::Rule => "lint --explain <RULE> --format json",
             Document::Watch => "watch --format json (one line)",
             Document::Diff => "diff [BASE] [HEAD] --format json",
+            Document::Baseline => "lint baseline (lint --write-baseline FILE)",
         }
     }
 

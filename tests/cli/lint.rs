@@ -1,6 +1,7 @@
 //! `dsh-skills lint`, black-box: the conformance trees, one fixture per rule, golden output of
 //! each format, exit statuses, `--fix` and `--diff`.
 
+mod baseline;
 mod cli;
 mod conformance;
 mod fix;

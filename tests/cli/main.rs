@@ -25,6 +25,7 @@ mod js_props;
 mod lint;
 mod lone_surrogates;
 mod lsp;
+mod new;
 mod pty;
 mod watch;
 mod yaml11;

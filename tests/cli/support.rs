@@ -222,7 +222,7 @@ pub fn restore_permissions(tree: &Path) {
 
 /// The committed schema of a document, made strict: an object may hold only the fields its
 /// schema names (the published schemas allow more, so that older consumers keep working).
-fn strict_validator(doc: &str) -> jsonschema::Validator {
+pub fn strict_validator(doc: &str) -> jsonschema::Validator {
     fn strict(v: &mut Value) {
         match v {
             Value::Object(m) => {

@@ -44,5 +44,6 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         }
         writeln!(out, "::{command} {}::{}", props.join(","), data(&message))?;
     }
+    super::human::baseline_lines(report, out)?;
     writeln!(out, "{}", super::human::summary(report))
 }

@@ -104,6 +104,7 @@ pub fn write(report: &Report, opts: Options, out: &mut dyn Write) -> io::Result<
     if let Some(o) = &report.outside {
         writeln!(out, "{}", term::escape(&outside_line(o)))?;
     }
+    baseline_lines(report, out)?;
     writeln!(out, "{}", summary(report))
 }
 
@@ -204,6 +205,18 @@ fn paint_level(s: Severity) -> String {
         Severity::Warning => format!("\x1b[1;33m{padded}\x1b[0m"),
         Severity::Info => format!("\x1b[1;36m{padded}\x1b[0m"),
     }
+}
+
+/// With a baseline: each entry that matched nothing (fixed or stale), then the count of the
+/// known findings left out. The entries come from the baseline file: escaped like skill text.
+pub fn baseline_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(b) = &report.baseline {
+        for line in b.lines() {
+            writeln!(out, "{}", term::escape(&line))?;
+        }
+        writeln!(out, "{}", term::escape(&b.summary()))?;
+    }
+    Ok(())
 }
 
 /// `read 120 skill folders outside the roots the harness scans (3 also reached through links);

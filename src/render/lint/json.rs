@@ -65,6 +65,10 @@ struct Doc<'a> {
     /// The skills read outside the roots the harness scans (a collection's, a marketplace's).
     #[serde(skip_serializing_if = "Option::is_none")]
     outside_roots: Option<&'a crate::lint::targets::Outside>,
+    /// With `--baseline` or `--write-baseline`: how many findings the baseline knew (they are
+    /// not in `findings`, nor counted in `summary`), and its entries that matched nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'a crate::lint::baseline::Outcome>,
 }
 
 /// The findings, converted one at a time while they are written (no tree of values).
@@ -142,6 +146,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
         fixes: &report.fixes,
         inputs: &report.inputs,
         outside_roots: report.outside.as_ref(),
+        baseline: report.baseline.as_ref(),
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

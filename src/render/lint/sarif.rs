@@ -35,6 +35,14 @@ pub struct Run<'a> {
     pub original_uri_base_ids: BTreeMap<String, ArtifactLocation>,
     pub column_kind: &'static str,
     pub results: Results<'a>,
+    /// `baseline`: what `lint --baseline` left out (the known findings are not results).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub properties: Option<RunProperties<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct RunProperties<'a> {
+    pub baseline: &'a crate::lint::baseline::Outcome,
 }
 
 /// The run's results, each built from its finding as it is serialized (never all at once).
@@ -228,6 +236,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
             original_uri_base_ids: base_ids,
             column_kind: "unicodeCodePoints",
             results: Results(report),
+            properties: report.baseline.as_ref().map(|baseline| RunProperties { baseline }),
         }],
     };
     serde_json::to_writer_pretty(&mut *out, &log)?;
