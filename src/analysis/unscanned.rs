@@ -409,13 +409,7 @@ fn plan_together(folders: &mut [Folder]) {
             }
             f.remedy.clashes_with = clashes_with;
             // One link per skill, after the target exists as a folder.
-            let links: Vec<[String; 2]> = f
-                .skills
-                .iter()
-                .map(|e| e.trim_end_matches('/').to_string())
-                .filter(|e| !f.remedy.clashes.contains(e))
-                .map(|e| [platform::join(&target, &e), relative(&target, &platform::join(&f.path, &e))])
-                .collect();
+            let links = skill_links(&f.path, &target, &f.skills, &f.remedy.clashes);
             let cmds: Vec<String> = links.iter().map(|[l, rel]| format!("ln -s {} {}", sh(rel), sh(l))).collect();
             f.remedy.link_command = if cmds.is_empty() {
                 String::new()
@@ -484,6 +478,17 @@ pub fn relative(from: &str, to: &str) -> String {
     if parts.is_empty() { ".".to_string() } else { parts.join("/") }
 }
 
+/// One link per skill entry of `folder` (those not in `clashes`), made in `target`:
+/// `[link, target as written]`, relative so that they survive moving the tree.
+fn skill_links(folder: &str, target: &str, skills: &[String], clashes: &[String]) -> Vec<[String; 2]> {
+    skills
+        .iter()
+        .map(|e| e.trim_end_matches('/').to_string())
+        .filter(|e| !clashes.contains(e))
+        .map(|e| [platform::join(target, &e), relative(target, &platform::join(folder, &e))])
+        .collect()
+}
+
 fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy {
     let entry = |s: &String| s.trim_end_matches('/').to_string();
     let clashes: Vec<String> =
@@ -516,12 +521,7 @@ fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy
     let move_command = steps.join(" && ");
     // One link per skill (those not already in the target), and the commands that make them.
     let per_skill = || {
-        let links: Vec<[String; 2]> = skills
-            .iter()
-            .map(entry)
-            .filter(|e| !clashes.contains(e))
-            .map(|e| [platform::join(target, &e), relative(target, &platform::join(folder, &e))])
-            .collect();
+        let links = skill_links(folder, target, skills, &clashes);
         let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
         (cmds.join(" && "), links)
     };

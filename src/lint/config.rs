@@ -179,33 +179,8 @@ impl Config {
                         _ => return Err("`fail-on` is error, warning or info".into()),
                     }
                 }
-                "unscanned-ok" => {
-                    for item in list_items(value) {
-                        match item {
-                            Value::String(s) if s.contains(['*', '?', '[']) => {
-                                return Err(format!(
-                                    "`unscanned-ok`: `{s}` is a glob; globs are not supported: list each folder \
-                                     (relative to this file's folder)"
-                                ));
-                            }
-                            Value::String(s) if !s.is_empty() => config.unscanned_ok.push(s.to_string()),
-                            _ => return Err("`unscanned-ok` takes a list of folder paths".into()),
-                        }
-                    }
-                }
-                "not-skills" => {
-                    for item in list_items(value) {
-                        match item {
-                            Value::String(s) if s.contains(['*', '?', '[']) => {
-                                return Err(format!(
-                                    "`not-skills`: `{s}` is a glob; list each file's path (relative to this file)"
-                                ));
-                            }
-                            Value::String(s) if !s.is_empty() => config.not_skills.push(s.to_string()),
-                            _ => return Err("`not-skills` takes a list of file paths".into()),
-                        }
-                    }
-                }
+                "unscanned-ok" => config.unscanned_ok = path_list("unscanned-ok", value, "folder")?,
+                "not-skills" => config.not_skills = path_list("not-skills", value, "file")?,
                 other => {
                     return Err(format!(
                         "unknown key `{other}` (the file takes `rules`, `compat`, `fail-on`, `unscanned-ok`, \
@@ -220,15 +195,20 @@ impl Config {
     /// The `not-skills` files as absolute paths (relative ones against the file's folder, else
     /// against `base`).
     pub fn not_skills_paths(&self, base: &str) -> Vec<String> {
-        let dir = self.path.as_deref().map_or_else(|| base.to_string(), platform::dirname);
-        self.not_skills.iter().map(|p| platform::resolve(&dir, p)).collect()
+        self.resolve_entries(&self.not_skills, base)
     }
 
     /// The `unscanned-ok` folders as absolute paths (relative ones against the file's folder,
     /// else against `base`).
     pub fn unscanned_ok_paths(&self, base: &str) -> Vec<String> {
+        self.resolve_entries(&self.unscanned_ok, base)
+    }
+
+    /// Entries of a path list as absolute paths: relative ones against the file's folder, else
+    /// against `base`.
+    fn resolve_entries(&self, entries: &[String], base: &str) -> Vec<String> {
         let dir = self.path.as_deref().map_or_else(|| base.to_string(), platform::dirname);
-        self.unscanned_ok.iter().map(|p| platform::resolve(&dir, p)).collect()
+        entries.iter().map(|p| platform::resolve(&dir, p)).collect()
     }
 
     /// The level a finding ends up with: the configured level for its rule, else its own; a
@@ -372,6 +352,24 @@ impl Suppressions {
             _ => false,
         }
     }
+}
+
+/// A list of paths (`unscanned-ok`: folders, `not-skills`: files), relative to the file's
+/// folder; a glob is refused by name, as globs are not supported.
+fn path_list(key: &str, value: &Value, what: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for item in list_items(value) {
+        match item {
+            Value::String(s) if s.contains(['*', '?', '[']) => {
+                return Err(format!(
+                    "`{key}`: `{s}` is a glob; globs are not supported: list each {what} (relative to this file's folder)"
+                ));
+            }
+            Value::String(s) if !s.is_empty() => out.push(s.to_string()),
+            _ => return Err(format!("`{key}` takes a list of {what} paths")),
+        }
+    }
+    Ok(out)
 }
 
 /// The items of a list setting: a list, one value standing for a list of one, or nothing.
