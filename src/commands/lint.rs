@@ -107,7 +107,9 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     if let Some(min) = min {
         result.report.keep_at_least(min);
     }
-    if let Some(file) = args.write_baseline.as_deref().or(args.baseline.as_deref()) {
+    // `--write-baseline`, `--baseline`, else the configuration's `baseline`.
+    let configured = opts.config.baseline_path(&start);
+    if let Some(file) = args.write_baseline.as_deref().or(args.baseline.as_deref()).or(configured.as_deref()) {
         let outcome = baseline(&mut result, file, args.write_baseline.is_some(), &args.paths, env)?;
         result.report.baseline = Some(outcome);
     }
