@@ -146,7 +146,7 @@ fn provider_failure(path: &str, provider: &str, error: &str, is_root: bool) -> F
 fn blank_entry(root: &str, path: &str) -> Finding {
     let name = path.rsplit(platform::SEP).next().unwrap_or(path);
     let points: Vec<String> = name.chars().map(|c| format!("U+{:04X}", c as u32)).collect();
-    let others = match std::fs::read_dir(root).map_or(0, |d| d.count()).saturating_sub(1) {
+    let others = match crate::engine::nodefs::readdir(root).map_or(0, |d| d.len()).saturating_sub(1) {
         1 => "its one other entry is not loaded".to_string(),
         n => format!("none of its {n} other entries is loaded"),
     };
@@ -220,7 +220,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
             }
             Outcome::Ignored => ignored(&e.path, &e.name, e.kind, node_mode, t),
             Outcome::SystemSkipped => {
-                let has_skill = std::fs::metadata(platform::join(&e.path, "SKILL.md")).is_ok()
+                let has_skill = crate::engine::nodefs::stat(&platform::join(&e.path, "SKILL.md")).is_ok()
                     || !nested_skill_files(&e.path).0.is_empty();
                 if has_skill {
                     t.findings.push(
@@ -256,10 +256,10 @@ pub fn subject(
 
 /// A root entry the harness classified as neither a folder nor a `.md` file.
 fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets) {
-    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if is_link && let Err(err) = std::fs::metadata(path) {
-        let target = std::fs::read_link(path).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        let node_err = crate::engine::nodefs::NodeError::from_io(&err, "stat", path);
+    // Through the file system the discovery read (a git overlay for `diff`), not the disk.
+    let is_link = crate::engine::nodefs::is_symlink(path);
+    if is_link && let Err(node_err) = crate::engine::nodefs::stat(path) {
+        let target = crate::engine::nodefs::readlink(path).unwrap_or_default();
         let (harness, severity) = if node_mode {
             (
                 format!(
@@ -312,8 +312,8 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
 /// its author evidently meant it to load.
 fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
     let locator = platform::join(dir, "SKILL.md");
-    if std::fs::symlink_metadata(&locator).is_ok_and(|m| m.file_type().is_symlink()) {
-        let target = std::fs::read_link(&locator).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    if crate::engine::nodefs::is_symlink(&locator) {
+        let target = crate::engine::nodefs::readlink(&locator).unwrap_or_default();
         t.findings.push(
             Finding::new(
                 "dangling-symlink",
@@ -344,7 +344,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
             "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
         )
         .severity(if well_formed { Severity::Error } else { Severity::Warning });
-        if std::fs::symlink_metadata(&to).is_ok() {
+        if crate::engine::nodefs::lexists(&to) {
             f = f.help(format!(
                 "move `{}` directly under the root; `{}` already exists there, so give it another name",
                 moved, to
@@ -377,10 +377,10 @@ pub fn well_formed_name(path: &str) -> Option<String> {
 
 /// A file in `dir` named like `SKILL.md` in another letter case.
 fn case_variant(dir: &str) -> Option<String> {
-    let mut variants: Vec<String> = std::fs::read_dir(dir)
+    let mut variants: Vec<String> = crate::engine::nodefs::readdir(dir)
         .ok()?
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .into_iter()
+        .filter_map(|e| e.name)
         .filter(|n| n != "SKILL.md" && n.eq_ignore_ascii_case("SKILL.md"))
         .collect();
     variants.sort();
@@ -464,6 +464,11 @@ fn entry_name(root: &str, path: &str) -> String {
 fn same_file(a: &str, b: &str) -> bool {
     if a == b {
         return true;
+    }
+    // Under a git overlay (`diff`) the files are the overlay's: compare their real paths there.
+    if crate::engine::nodefs::current_overlay().is_some() {
+        use crate::engine::nodefs::realpath;
+        return matches!((realpath(a), realpath(b)), (Ok(x), Ok(y)) if x == y);
     }
     // Two stats rule out most pairs cheaply (resolving a path costs a syscall per component);
     // equal identities are confirmed by resolving, so hard links stay two files.
