@@ -4,12 +4,20 @@
 //! The stages work on byte offsets into the source; tokens are `(kind, start, end)` and the
 //! concrete syntax tree lives in an arena, so no stage copies text or recurses on input depth.
 
+pub mod aliases;
+pub mod api;
 pub mod compose;
 pub mod cst;
 pub mod errors;
+pub mod js;
 pub mod jsstr;
+pub mod keystr;
 pub mod lexer;
 pub mod parser;
+pub mod pretty;
+pub mod schema;
+pub mod schema11;
+pub mod tojs;
 pub mod token;
 
 pub use cst::{Cst, Item, Node, NodeId, SourceToken, Top};

@@ -109,3 +109,64 @@ fn mutated_inputs_go_through_every_stage() {
     }
     assert_eq!(n, 58_194);
 }
+
+/// Per corpus: inputs, and the least number of them on which `npm_yaml::api::parse` agrees with
+/// npm yaml's `YAML.parse`: the value (or the error's code and `String(e)`), accept/reject,
+/// `String(e)`, the warnings.
+const PARSE_FLOORS: &[(&str, usize, usize, usize, usize)] = &[
+    ("real", 15_465, 15_498, 15_467, 15_495),
+    ("block", 8_691, 9_000, 8_691, 9_000),
+    ("mixed", 11_873, 12_000, 11_873, 11_923),
+    ("chars", 8_622, 9_000, 8_864, 8_990),
+    ("y11", 6_696, 6_696, 6_696, 6_696),
+    ("keys", 5_999, 6_000, 5_999, 6_000),
+];
+
+#[test]
+fn parse_agrees_with_npm_yaml() {
+    let show: usize = std::env::var("NPM_YAML_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let only: Option<usize> = std::env::var("NPM_YAML_COL").ok().and_then(|s| s.parse().ok());
+    let mut report =
+        String::from("corpus   inputs  npm-err  value            accept/reject    String(e)        warnings\n");
+    let mut failures = Vec::new();
+    for &(name, f_value, f_accept, f_pretty, f_warn) in PARSE_FLOORS {
+        let secs = load(name);
+        let recs = records(&secs);
+        let mut n = [0usize; 4];
+        let mut shown = 0;
+        let mut npm_err = 0;
+        for r in &recs {
+            npm_err += usize::from(!r.outcome.starts_with("{\"ok\""));
+            let (cols, ours) = common::outcome_agreement(r.input, r.outcome);
+            for (k, c) in cols.iter().enumerate() {
+                n[k] += usize::from(*c);
+            }
+            let bad = match only {
+                Some(k) => !cols[k],
+                None => cols.iter().any(|c| !c),
+            };
+            if bad && shown < show {
+                shown += 1;
+                println!("{name} differs on {:?}\n  npm:  {}\n  ours: {ours}", r.input, r.outcome);
+            }
+        }
+        writeln!(
+            report,
+            "{name:<8} {:>6}  {npm_err:>6}  {:>6} ({f_value:>6})  {:>6} ({f_accept:>6})  {:>6} ({f_pretty:>6})  {:>6} ({f_warn:>6})",
+            recs.len(),
+            n[0],
+            n[1],
+            n[2],
+            n[3]
+        )
+        .unwrap();
+        for (k, (&got, floor)) in n.iter().zip([f_value, f_accept, f_pretty, f_warn]).enumerate() {
+            if got < floor {
+                let col = ["value", "accept/reject", "String(e)", "warnings"][k];
+                failures.push(format!("{name}: {col} agrees on {got}, below its floor {floor}"));
+            }
+        }
+    }
+    println!("{report}");
+    assert!(failures.is_empty(), "{}\n{report}", failures.join("\n"));
+}
