@@ -50,7 +50,7 @@ pub fn parse(src: &str) -> Result<Parsed, YamlError> {
     let tokens = crate::lexer::lex(src);
     let cst = crate::parser::parse(src, &tokens);
     let composed = compose(src, &cst);
-    let lc = (!composed.errors.is_empty() || !composed.warnings.is_empty()).then(|| LineCounter::new(src));
+    let lc = (!composed.errors.is_empty() || !composed.warnings.is_empty()).then(|| LineCounter::new(src, &cst));
     let mut warnings: Vec<String> = Vec::new();
     if let Some(lc) = &lc {
         for w in &composed.warnings {

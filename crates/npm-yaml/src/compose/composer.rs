@@ -709,7 +709,8 @@ impl<'a> DocComposer<'a> {
         let tag_name = tag_tok.and_then(|t| {
             let s = t.source(self.src);
             let mut msgs = Vec::new();
-            let r = self.directives.tag_name(s, &mut |m| msgs.push(m));
+            // an empty name (`!<>`) is no tag (`if (tagName)`)
+            let r = self.directives.tag_name(s, &mut |m| msgs.push(m)).filter(|n| !n.is_empty());
             for m in msgs {
                 self.err(tok_pos(&t), ErrorCode::TagResolveFailed, m);
             }
@@ -778,7 +779,8 @@ impl<'a> DocComposer<'a> {
         let tag_name = tag_tok.and_then(|t| {
             let s = t.source(self.src);
             let mut msgs = Vec::new();
-            let r = self.directives.tag_name(s, &mut |m| msgs.push(m));
+            // an empty name (`!<>`) is no tag (`if (tagName)`)
+            let r = self.directives.tag_name(s, &mut |m| msgs.push(m)).filter(|n| !n.is_empty());
             for m in msgs {
                 self.err(tok_pos(&t), ErrorCode::TagResolveFailed, m);
             }
@@ -933,6 +935,27 @@ impl<'a> DocComposer<'a> {
                 }
             }
             _ => {}
+        }
+        if matches!(kind, CollKind::Omap | CollKind::Pairs) {
+            // `resolvePairs` moves an item map's comments onto its pair's nodes
+            let items = match &self.nodes[id].kind {
+                NodeKind::Seq { items, .. } => items.clone(),
+                _ => Vec::new(),
+            };
+            for it in items {
+                let NodeKind::Map { pairs, .. } = &self.nodes[it].kind else { continue };
+                let Some(&(k, v)) = pairs.first() else { continue };
+                let cb = std::mem::take(&mut self.nodes[it].comment_before);
+                if !cb.is_empty() {
+                    let kcb = &mut self.nodes[k].comment_before;
+                    *kcb = if kcb.is_empty() { cb } else { format!("{cb}\n{kcb}") };
+                }
+                let c = std::mem::take(&mut self.nodes[it].comment);
+                if !c.is_empty() {
+                    let cn = &mut self.nodes[v.unwrap_or(k)].comment;
+                    *cn = if cn.is_empty() { c } else { format!("{c}\n{cn}") };
+                }
+            }
         }
         if kind == CollKind::Set && !msgs.is_empty() {
             // `resolve` returned the map itself

@@ -452,7 +452,7 @@ pub fn py_json(units: &[u16]) -> String {
             0x09 => out.push_str("\\t"),
             0x08 => out.push_str("\\b"),
             0x0C => out.push_str("\\f"),
-            u if !(0x20..0x7F).contains(&u) && u != 0x7F => write!(out, "\\u{u:04x}").unwrap(),
+            u if !(0x20..0x7F).contains(&u) => write!(out, "\\u{u:04x}").unwrap(),
             u => out.push(u as u8 as char),
         }
     }
