@@ -208,6 +208,9 @@ pub enum Top {
 pub struct Cst {
     pub nodes: Vec<Node>,
     pub top: Vec<Top>,
+    /// Where the parser calls `onNewLine` (what npm yaml's `LineCounter` gets), in call order,
+    /// bytes: after each newline token, and after each `\n` of a scalar it makes a node of.
+    pub newlines: Vec<u32>,
 }
 
 impl Cst {

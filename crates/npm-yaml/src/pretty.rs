@@ -2,9 +2,8 @@
 //! L, column C` and the source line with a caret, exactly as `String(e)` shows it. npm yaml
 //! counts in UTF-16 code units; the composer's byte offsets are converted here.
 
-use crate::compose::doc::{Diag, Pos};
-use crate::cst::{Cst, Node, SourceToken, Top};
-use crate::token::Kind;
+use crate::compose::doc::{Diag, Pos, PosEnd};
+use crate::cst::Cst;
 
 /// The source as UTF-16 units, the unit offset of each byte, and npm yaml's line starts.
 pub struct LineCounter {
@@ -14,63 +13,10 @@ pub struct LineCounter {
 }
 
 impl LineCounter {
-    /// Line starts where npm yaml's parser reports them (`onNewLine`): 0, the end of every
-    /// newline token, and after each `\n` inside a flow or block scalar of the tree (a scalar
-    /// the parser turns into an error token reports none).
+    /// Line starts where npm yaml's parser reports them ([`Cst::newlines`]).
     pub fn new(src: &str, cst: &Cst) -> Self {
         let mut units = Vec::with_capacity(src.len());
         let mut at = vec![0; src.len() + 1];
-        let mut nl_at: Vec<u32> = Vec::new();
-        let mut stack: Vec<u32> = Vec::new();
-        for t in &cst.top {
-            match t {
-                Top::Node(id) => stack.push(*id),
-                Top::Token(t) if t.kind == Kind::Newline => nl_at.push(t.end),
-                _ => {}
-            }
-        }
-        let list = |l: &[SourceToken], nl_at: &mut Vec<u32>| {
-            nl_at.extend(l.iter().filter(|t| t.kind == Kind::Newline).map(|t| t.end));
-        };
-        let mut scalars: Vec<(u32, u32)> = Vec::new();
-        while let Some(id) = stack.pop() {
-            match cst.node(id) {
-                Node::Document { start, value, end, .. } => {
-                    list(start, &mut nl_at);
-                    list(end.as_deref().unwrap_or_default(), &mut nl_at);
-                    stack.extend(*value);
-                }
-                Node::DocEnd { end, .. } => list(end.as_deref().unwrap_or_default(), &mut nl_at),
-                Node::FlowScalar { source, end, .. } => {
-                    scalars.push(*source);
-                    list(end.as_deref().unwrap_or_default(), &mut nl_at);
-                }
-                Node::BlockScalar { props, source, .. } => {
-                    list(props, &mut nl_at);
-                    scalars.push(*source);
-                }
-                Node::BlockMap { items, .. } | Node::BlockSeq { items, .. } | Node::FlowCollection { items, .. } => {
-                    if let Node::FlowCollection { end, .. } = cst.node(id) {
-                        list(end, &mut nl_at);
-                    }
-                    for it in items {
-                        list(&it.start, &mut nl_at);
-                        list(it.sep.as_deref().unwrap_or_default(), &mut nl_at);
-                        stack.extend(it.key);
-                        stack.extend(it.value);
-                    }
-                }
-                Node::Directive { .. } | Node::Error { .. } => {}
-            }
-        }
-        for (a, b) in scalars {
-            for (k, _) in src[a as usize..b as usize].match_indices('\n') {
-                nl_at.push(a + k as u32 + 1);
-            }
-        }
-        nl_at.sort_unstable();
-        let mut nl_at = nl_at.into_iter().peekable();
-        let mut line_starts = vec![0];
         for (i, ch) in src.char_indices() {
             let u = units.len() as u32;
             for (k, slot) in at[i..i + ch.len_utf8()].iter_mut().enumerate() {
@@ -78,13 +24,9 @@ impl LineCounter {
             }
             let mut buf = [0u16; 2];
             units.extend_from_slice(ch.encode_utf16(&mut buf));
-            while nl_at.next_if(|&b| b as usize <= i + ch.len_utf8()).is_some() {
-                if ch == '\n' {
-                    line_starts.push(units.len() as u32);
-                }
-            }
         }
         at[src.len()] = units.len() as u32;
+        let line_starts = cst.newlines.iter().map(|&b| at[b as usize]).collect();
         LineCounter { units, at, line_starts }
     }
 
@@ -122,8 +64,9 @@ impl LineCounter {
         let Pos { start, end } = d.pos;
         let s = self.unit(start);
         let e = match end {
-            Some(b) => self.unit(b),
-            None => s + 1,
+            PosEnd::At(b) => self.unit(b),
+            PosEnd::Next => s + 1,
+            PosEnd::Len(a, b) => s + self.unit(b) - self.unit(a),
         };
         let (line, col) = self.line_pos(s);
         msg.extend(format!(" at line {line}, column {col}").encode_utf16());

@@ -110,11 +110,11 @@ fn mutated_inputs_go_through_every_stage() {
     assert_eq!(n, 58_194);
 }
 
-/// Per corpus: inputs, and the least number of them on which `npm_yaml::api::parse` agrees with
-/// npm yaml's `YAML.parse`: the value (or the error's code and `String(e)`), accept/reject,
-/// `String(e)`, the warnings.
+/// Per corpus, the least number of inputs on which `npm_yaml::api::parse` agrees with npm yaml's
+/// `YAML.parse`: the value (or the error's code and `String(e)`), accept/reject, `String(e)`,
+/// the warnings: all of them (no input of the corpora reaches npm yaml's stack limit).
 const PARSE_FLOORS: &[(&str, usize, usize, usize, usize)] = &[
-    ("real", 15_496, 15_498, 15_496, 15_498),
+    ("real", 15_498, 15_498, 15_498, 15_498),
     ("block", 9_000, 9_000, 9_000, 9_000),
     ("mixed", 12_000, 12_000, 12_000, 12_000),
     ("chars", 9_000, 9_000, 9_000, 9_000),

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::doc::{CollKind, Diag, Doc, DocNode, NodeKind, Pos, ScalarStyle};
+use super::doc::{CollKind, Diag, Doc, DocNode, NodeKind, Pos, PosEnd, ScalarStyle};
 use super::resolve_block_scalar::resolve_block_scalar;
 use super::resolve_end::resolve_end;
 use super::resolve_flow_scalar::resolve_flow_scalar;
@@ -304,15 +304,15 @@ struct DocComposer<'a> {
 }
 
 fn tok_pos(t: &SourceToken) -> Pos {
-    Pos { start: t.start, end: Some(t.end) }
+    Pos { start: t.start, end: PosEnd::At(t.end) }
 }
 
 fn at(o: u32) -> Pos {
-    Pos { start: o, end: None }
+    Pos { start: o, end: PosEnd::Next }
 }
 
 fn range_pos(r: [u32; 3]) -> Pos {
-    Pos { start: r[0], end: Some(r[1]) }
+    Pos { start: r[0], end: PosEnd::At(r[1]) }
 }
 
 impl<'a> DocComposer<'a> {
@@ -345,10 +345,10 @@ impl<'a> DocComposer<'a> {
             Node::FlowScalar { source, .. }
             | Node::Error { source, .. }
             | Node::Directive { source }
-            | Node::DocEnd { source, .. } => Pos { start: source.0, end: Some(source.1) },
+            | Node::DocEnd { source, .. } => Pos { start: source.0, end: PosEnd::At(source.1) },
             Node::BlockScalar { source, offset, .. } => {
                 // a block scalar's `source` is its body; its offset is the header's
-                Pos { start: *offset, end: Some(*offset + (source.1 - source.0)) }
+                Pos { start: *offset, end: PosEnd::Len(source.0, source.1) }
             }
             n => at(n.offset()),
         }
@@ -574,7 +574,7 @@ impl<'a> DocComposer<'a> {
                 node = Some(self.compose_alias(*source, end.as_deref()));
                 if props.anchor.is_some() || props.tag.is_some() {
                     self.err(
-                        Pos { start: source.0, end: Some(source.1) },
+                        Pos { start: source.0, end: PosEnd::At(source.1) },
                         ErrorCode::AliasProps,
                         "An alias node must not specify any properties",
                     );
@@ -592,7 +592,7 @@ impl<'a> DocComposer<'a> {
             }
             Node::Error { source, message } => {
                 let text = message.text(message.source(*source, self.src));
-                self.err(Pos { start: source.0, end: Some(source.1) }, ErrorCode::UnexpectedToken, text);
+                self.err(Pos { start: source.0, end: PosEnd::At(source.1) }, ErrorCode::UnexpectedToken, text);
             }
             other => {
                 let name = match other {
@@ -697,11 +697,11 @@ impl<'a> DocComposer<'a> {
             }
             Some((_, Node::FlowScalar { kind, source, end, .. })) => {
                 let r = resolve_flow_scalar(self.src, *kind, *source, end.as_deref(), true, &mut errors);
-                (r, *kind == Kind::Scalar, Pos { start: source.0, end: Some(source.1) })
+                (r, *kind == Kind::Scalar, Pos { start: source.0, end: PosEnd::At(source.1) })
             }
             _ => {
                 let r = resolve_flow_scalar(self.src, Kind::Scalar, source, None, true, &mut errors);
-                (r, true, Pos { start: source.0, end: Some(source.1) })
+                (r, true, Pos { start: source.0, end: PosEnd::At(source.1) })
             }
         };
         self.take_errors(errors);
@@ -1547,7 +1547,7 @@ pub fn compose(src: &str, cst: &Cst) -> Composed {
                 let end = source.1;
                 directives.add(line, &mut |off, message, warning| {
                     pending.push(Diag {
-                        pos: Pos { start: start + off, end: Some(end) },
+                        pos: Pos { start: start + off, end: PosEnd::At(end) },
                         code: ErrorCode::BadDirective,
                         message,
                         warning,
@@ -1582,7 +1582,7 @@ pub fn compose(src: &str, cst: &Cst) -> Composed {
                 let msg =
                     if s.is_empty() { message.text(s) } else { format!("{}: {}", message.text(s), json_stringify(s)) };
                 let d = Diag {
-                    pos: Pos { start: source.0, end: Some(source.1) },
+                    pos: Pos { start: source.0, end: PosEnd::At(source.1) },
                     code: ErrorCode::UnexpectedToken,
                     message: msg,
                     warning: false,
@@ -1595,7 +1595,7 @@ pub fn compose(src: &str, cst: &Cst) -> Composed {
             Node::DocEnd { source, end } => {
                 let Some((_, diags)) = &mut first else {
                     pending.push(Diag {
-                        pos: Pos { start: source.0, end: Some(source.1) },
+                        pos: Pos { start: source.0, end: PosEnd::At(source.1) },
                         code: ErrorCode::UnexpectedToken,
                         message: "Unexpected doc-end without preceding document".into(),
                         warning: false,
@@ -1650,7 +1650,7 @@ pub fn compose(src: &str, cst: &Cst) -> Composed {
     };
     if let Some(r) = second_range {
         diags.push(Diag {
-            pos: Pos { start: r[0], end: Some(r[1]) },
+            pos: Pos { start: r[0], end: PosEnd::At(r[1]) },
             code: ErrorCode::MultipleDocs,
             message: "Source contains multiple documents; please use YAML.parseAllDocuments()".into(),
             warning: false,

@@ -75,12 +75,23 @@ pub struct Doc {
     pub range: [u32; 3],
 }
 
-/// Where an error is, `getErrorPos` of `onError`'s first argument: `[start, end]` in bytes,
-/// `end` `None` for one code unit after `start` (an offset given alone).
+/// Where an error is, `getErrorPos` of `onError`'s first argument: `[start, end]`, `start` in
+/// bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
     pub start: u32,
-    pub end: Option<u32>,
+    pub end: PosEnd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PosEnd {
+    /// one code unit after `start` (an offset given alone, or a collection token)
+    Next,
+    /// a byte offset
+    At(u32),
+    /// `start` plus the UTF-16 length of `src[a..b]` (a block scalar token: its offset is the
+    /// header's, its `source` the body)
+    Len(u32, u32),
 }
 
 /// An error or warning before `prettifyError`.
