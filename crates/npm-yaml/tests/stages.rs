@@ -104,6 +104,11 @@ fn mutated_inputs_go_through_every_stage() {
             }
             assert_eq!(at as usize, s.len(), "{s:?}");
             std::hint::black_box(scalars_dump(&s, &Utf16::new(&s), &cst));
+            // and the composer, prettifyError and toJS
+            match npm_yaml::api::parse(&s) {
+                Ok(p) => drop(std::hint::black_box(p)),
+                Err(e) => assert!(!e.pretty.is_empty()),
+            }
             n += 1;
         }
     }

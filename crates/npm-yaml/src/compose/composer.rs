@@ -638,7 +638,12 @@ impl<'a> DocComposer<'a> {
         before: Option<&[SourceToken]>,
         props: &Props,
     ) -> usize {
-        let pos = empty_scalar_position(offset, before);
+        // npm yaml's offsets can be a base plus lengths that are not the tokens' own (a flow
+        // collection's end after a wrong closing bracket): kept within the text, at a char start
+        let mut pos = empty_scalar_position(offset, before).min(self.src.len() as u32);
+        while !self.src.is_char_boundary(pos as usize) {
+            pos -= 1;
+        }
         let id = self.compose_scalar_at(ctx, None, (pos, pos), props.tag);
         if let Some(a) = &props.anchor {
             self.set_anchor(id, a);
