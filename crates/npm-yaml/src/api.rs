@@ -58,16 +58,16 @@ pub fn parse(src: &str) -> Result<Parsed, YamlError> {
     let tokens = crate::lexer::lex(src);
     let cst = crate::parser::parse(src, &tokens);
     if max_depth(&cst) > DEEP {
-        let run = || compose_and_convert(src, &cst);
+        let run = || compose_and_convert(src, &tokens, &cst);
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .stack_size(DEEP_STACK)
                 .spawn_scoped(s, run)
                 .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         })
-        .unwrap_or_else(|_| compose_and_convert(src, &cst));
+        .unwrap_or_else(|_| compose_and_convert(src, &tokens, &cst));
     }
-    compose_and_convert(src, &cst)
+    compose_and_convert(src, &tokens, &cst)
 }
 
 /// The deepest nesting of collections in the tree.
@@ -96,9 +96,9 @@ fn max_depth(cst: &Cst) -> usize {
 }
 
 #[allow(clippy::result_large_err)]
-fn compose_and_convert(src: &str, cst: &Cst) -> Result<Parsed, YamlError> {
+fn compose_and_convert(src: &str, tokens: &[crate::token::Token], cst: &Cst) -> Result<Parsed, YamlError> {
     let composed = compose(src, cst);
-    let lc = (!composed.errors.is_empty() || !composed.warnings.is_empty()).then(|| LineCounter::new(src, cst));
+    let lc = (!composed.errors.is_empty() || !composed.warnings.is_empty()).then(|| LineCounter::new(src, tokens, cst));
     let mut warnings: Vec<String> = Vec::new();
     if let Some(lc) = &lc {
         for w in &composed.warnings {

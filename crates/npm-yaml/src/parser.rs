@@ -50,7 +50,7 @@ fn item_key(start: Vec<SourceToken>, key: Option<NodeId>, sep: Vec<SourceToken>)
 pub fn parse(src: &str, tokens: &[Token]) -> Cst {
     let mut p = Parser {
         src: src.as_bytes(),
-        cst: Cst { nodes: Vec::with_capacity(tokens.len() / 4 + 4), top: Vec::new(), newlines: vec![0] },
+        cst: Cst { nodes: Vec::with_capacity(tokens.len() / 4 + 4), top: Vec::new(), newlines: Vec::new() },
         stack: Vec::new(),
         at_new_line: true,
         indent: 0,
@@ -133,7 +133,6 @@ impl Parser<'_> {
             Kind::Newline => {
                 self.at_new_line = true;
                 self.indent = 0;
-                self.cst.newlines.push(t.end);
             }
             Kind::Space => {
                 if self.at_new_line && self.src[t.start as usize] == b' ' {

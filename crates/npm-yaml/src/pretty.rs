@@ -4,6 +4,7 @@
 
 use crate::compose::doc::{Diag, Pos, PosEnd};
 use crate::cst::Cst;
+use crate::token::{Kind, Token};
 
 /// The source as UTF-16 units, the unit offset of each byte, and npm yaml's line starts.
 pub struct LineCounter {
@@ -13,8 +14,9 @@ pub struct LineCounter {
 }
 
 impl LineCounter {
-    /// Line starts where npm yaml's parser reports them ([`Cst::newlines`]).
-    pub fn new(src: &str, cst: &Cst) -> Self {
+    /// Line starts where npm yaml's parser reports them: after each newline token and at
+    /// [`Cst::newlines`].
+    pub fn new(src: &str, tokens: &[Token], cst: &Cst) -> Self {
         let mut units = Vec::with_capacity(src.len());
         let mut at = vec![0; src.len() + 1];
         for (i, ch) in src.char_indices() {
@@ -26,7 +28,17 @@ impl LineCounter {
             units.extend_from_slice(ch.encode_utf16(&mut buf));
         }
         at[src.len()] = units.len() as u32;
-        let line_starts = cst.newlines.iter().map(|&b| at[b as usize]).collect();
+        // 0 (`parse` starts at offset 0), then the newline tokens' ends and the scalars' line
+        // starts, merged (both are in source order)
+        let mut line_starts = vec![0];
+        let mut inner = cst.newlines.iter().copied().peekable();
+        for t in tokens.iter().filter(|t| t.kind == Kind::Newline) {
+            while let Some(b) = inner.next_if(|&b| b <= t.end) {
+                line_starts.push(at[b as usize]);
+            }
+            line_starts.push(at[t.end as usize]);
+        }
+        line_starts.extend(inner.map(|b| at[b as usize]));
         LineCounter { units, at, line_starts }
     }
 

@@ -521,7 +521,11 @@ impl<'d> ToJs<'d> {
                     match out {
                         MapOut::Object(o) => {
                             if *top_level {
-                                self.top_keys.push(TopKey { key: sk.to_string(), key_node: knode, value_node: vnode });
+                                self.top_keys.push(TopKey {
+                                    key: sk.as_str().to_owned(),
+                                    key_node: knode,
+                                    value_node: vnode,
+                                });
                             }
                             o.set(sk, r.v);
                         }

@@ -66,18 +66,14 @@ struct PropsOpts<'a> {
 struct Directives {
     version_11: bool,
     explicit: bool,
+    /// `%TAG` handles and prefixes (`!!` is `tag:yaml.org,2002:` unless one says otherwise)
     tags: Vec<(String, String)>,
     at_next_document: bool,
 }
 
 impl Directives {
     fn new() -> Self {
-        Directives {
-            version_11: false,
-            explicit: false,
-            tags: vec![("!!".into(), YAML_PREFIX.into())],
-            at_next_document: false,
-        }
+        Directives { version_11: false, explicit: false, tags: Vec::new(), at_next_document: false }
     }
 
     /// `atDocument()`: the document's copy, and the stream's state for the next document.
@@ -88,7 +84,7 @@ impl Directives {
         } else {
             self.at_next_document = false;
             self.explicit = false;
-            self.tags = vec![("!!".into(), YAML_PREFIX.into())];
+            self.tags.clear();
         }
         res
     }
@@ -98,7 +94,7 @@ impl Directives {
         if self.at_next_document {
             self.explicit = false;
             self.version_11 = true;
-            self.tags = vec![("!!".into(), YAML_PREFIX.into())];
+            self.tags.clear();
             self.at_next_document = false;
         }
         let trimmed = js_trim(line);
@@ -173,7 +169,12 @@ impl Directives {
         if suffix.is_empty() {
             on_error(format!("The {source} tag has no suffix"));
         }
-        if let Some((_, prefix)) = self.tags.iter().find(|(h, _)| h == handle)
+        let prefix = match self.tags.iter().find(|(h, _)| h == handle) {
+            Some((_, p)) => Some(p.as_str()),
+            None if handle == "!!" => Some(YAML_PREFIX),
+            None => None,
+        };
+        if let Some(prefix) = prefix
             && !prefix.is_empty()
         {
             return match decode_uri_component(suffix) {
@@ -263,6 +264,89 @@ fn dup_key(v: &Scalar) -> Option<DupKey> {
         Scalar::Str(s) => DupKey::Str(s.clone()),
         _ => return None,
     })
+}
+
+/// `a.value === b.value` of two scalar keys (`mapIncludes`).
+fn same_key(a: &Scalar, b: &Scalar) -> bool {
+    match (a, b) {
+        (Scalar::Null, Scalar::Null) => true,
+        (Scalar::Bool(x), Scalar::Bool(y)) => x == y,
+        (Scalar::Number(x), Scalar::Number(y)) => x == y,
+        (Scalar::Str(x), Scalar::Str(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The scalar keys of a map so far, for `mapIncludes`: a scan while the map is small, a hash
+/// index from [`KeySet::INDEX_FROM`] keys on (a map of 200,000 keys stays linear).
+#[derive(Default)]
+struct KeySet {
+    keys: Vec<usize>,
+    index: Option<HashMap<u64, Vec<u32>>>,
+}
+
+impl KeySet {
+    const INDEX_FROM: usize = 16;
+
+    fn hash(v: &Scalar) -> Option<u64> {
+        use crate::js::hashing::{Svz, svz_hash};
+        Some(svz_hash(match v {
+            Scalar::Null => Svz::Null,
+            Scalar::Bool(b) => Svz::Bool(*b),
+            Scalar::Number(x) if x.is_nan() => return None,
+            Scalar::Number(x) => Svz::Number(*x),
+            Scalar::Str(s) => Svz::Str(s.as_str()),
+            _ => return None,
+        }))
+    }
+
+    fn value(nodes: &[DocNode], id: usize) -> Option<&Scalar> {
+        match &nodes[id].kind {
+            NodeKind::Scalar { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    fn includes(&self, nodes: &[DocNode], key: usize) -> bool {
+        let Some(v) = Self::value(nodes, key) else { return false };
+        match &self.index {
+            None => self.keys.iter().any(|&k| Self::value(nodes, k).is_some_and(|w| same_key(v, w))),
+            Some(ix) => Self::hash(v).and_then(|h| ix.get(&h)).is_some_and(|c| {
+                c.iter().any(|&i| Self::value(nodes, self.keys[i as usize]).is_some_and(|w| same_key(v, w)))
+            }),
+        }
+    }
+
+    fn note(&mut self, nodes: &[DocNode], key: usize) {
+        let Some(v) = Self::value(nodes, key) else { return };
+        let comparable = match v {
+            Scalar::Null | Scalar::Bool(_) | Scalar::Str(_) => true,
+            Scalar::Number(x) => !x.is_nan(),
+            _ => false,
+        };
+        if !comparable {
+            return;
+        }
+        self.keys.push(key);
+        if let Some(ix) = &mut self.index {
+            if let Some(h) = Self::hash(v) {
+                ix.entry(h).or_default().push(self.keys.len() as u32 - 1);
+            }
+        } else if self.keys.len() >= Self::INDEX_FROM {
+            let mut ix: HashMap<u64, Vec<u32>> = HashMap::with_capacity(self.keys.len() * 2);
+            for (i, &k) in self.keys.iter().enumerate() {
+                if let Some(h) = Self::value(nodes, k).and_then(Self::hash) {
+                    ix.entry(h).or_default().push(i as u32);
+                }
+            }
+            self.index = Some(ix);
+        }
+    }
+}
+
+/// [`js_str_of`], moving the text.
+fn js_str_into(v: JsString) -> JsStr {
+    if v.lone.is_empty() { JsStr::new(v.text) } else { js_str_of(&v) }
 }
 
 /// The UTF-16 units of a resolved scalar's value, as a [`JsStr`].
@@ -722,7 +806,7 @@ impl<'a> DocComposer<'a> {
             r
         });
         let text = value.text.as_str();
-        let mut scalar = if let Some(name) = &tag_name {
+        let scalar = if let Some(name) = &tag_name {
             match self.schema.resolve_tagged_scalar(name, text) {
                 TagResolution::Ok(v) => v,
                 TagResolution::Unresolved => {
@@ -733,26 +817,25 @@ impl<'a> DocComposer<'a> {
                     } else {
                         self.warn(tok_pos(&t), ErrorCode::TagResolveFailed, msg);
                     }
-                    Scalar::Str(text.into())
+                    Scalar::Str(JsStr::default())
                 }
                 TagResolution::Failed(msg) => {
                     let p = tag_tok.map_or(tok_pos_, |t| tok_pos(&t));
                     self.err(p, ErrorCode::TagResolveFailed, msg);
-                    Scalar::Str(text.into())
+                    Scalar::Str(JsStr::default())
                 }
             }
         } else if plain {
             self.schema.resolve_plain(text, ctx.at_key)
         } else {
-            Scalar::Str(text.into())
+            Scalar::Str(JsStr::default())
         };
-        let js = js_str_of(&value);
-        if let Scalar::Str(s) = &mut scalar
-            && js.has_lone_surrogate()
-            && s.as_str() == js.as_str()
-        {
-            *s = js.clone();
-        }
+        // a string is the scalar's own (the schema's copy is dropped; lone surrogates kept);
+        // `source` is kept for other values (the key stringifier prints numbers from it)
+        let (scalar, source) = match scalar {
+            Scalar::Str(_) => (Scalar::Str(js_str_into(value)), JsStr::default()),
+            other => (other, js_str_of(&value)),
+        };
         let style = match ty {
             Some(ScalarType::QuoteSingle) => ScalarStyle::SingleQuoted,
             Some(ScalarType::QuoteDouble) => ScalarStyle::DoubleQuoted,
@@ -760,7 +843,7 @@ impl<'a> DocComposer<'a> {
             Some(ScalarType::BlockFolded) => ScalarStyle::Folded,
             _ => ScalarStyle::Plain,
         };
-        let id = self.push(NodeKind::Scalar { value: scalar, style, source: js }, range);
+        let id = self.push(NodeKind::Scalar { value: scalar, style, source }, range);
         self.nodes[id].tag = tag_name;
         self.nodes[id].comment = comment;
         id
@@ -973,21 +1056,6 @@ impl<'a> DocComposer<'a> {
         }
     }
 
-    fn map_includes(&self, seen: &std::collections::HashSet<DupKey>, key: usize) -> bool {
-        match &self.nodes[key].kind {
-            NodeKind::Scalar { value, .. } => dup_key(value).is_some_and(|k| seen.contains(&k)),
-            _ => false,
-        }
-    }
-
-    fn note_key(&self, seen: &mut std::collections::HashSet<DupKey>, key: usize) {
-        if let NodeKind::Scalar { value, .. } = &self.nodes[key].kind
-            && let Some(k) = dup_key(value)
-        {
-            seen.insert(k);
-        }
-    }
-
     fn add_pair(&mut self, coll: usize, k: usize, v: Option<usize>) {
         if let NodeKind::Map { pairs, .. } = &mut self.nodes[coll].kind {
             pairs.push((k, v));
@@ -1017,7 +1085,7 @@ impl<'a> DocComposer<'a> {
         ctx.at_root = false;
         let mut offset = bm_offset;
         let mut comment_end: Option<u32> = None;
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = KeySet::default();
         for item in items.iter() {
             let Item { start, key, sep, value, .. } = item;
             let next = match (key, sep.as_ref().and_then(|s| s.first())) {
@@ -1074,10 +1142,10 @@ impl<'a> DocComposer<'a> {
                 None => self.compose_empty_node(ctx, key_start, Some(start), &key_props),
             };
             ctx.at_key = false;
-            if self.map_includes(&seen, key_node) {
+            if seen.includes(&self.nodes, key_node) {
                 self.err(at(key_start), ErrorCode::DuplicateKey, "Map keys must be unique");
             }
-            self.note_key(&mut seen, key_node);
+            seen.note(&self.nodes, key_node);
             let key_is_block_scalar = key.is_some_and(|k| matches!(self.node(k), Node::BlockScalar { .. }));
             let value_props = self.resolve_props(
                 sep.as_deref().unwrap_or_default(),
@@ -1203,7 +1271,7 @@ impl<'a> DocComposer<'a> {
         ctx.at_root = false;
         ctx.at_key = false;
         let mut offset = fc_start.end;
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = KeySet::default();
         let n_items = items.len();
         for (i, item) in items.iter().enumerate() {
             let Item { start, key, sep, value, .. } = item;
@@ -1396,10 +1464,10 @@ impl<'a> DocComposer<'a> {
                     self.append_comment(key_node, &value_props.comment);
                 }
                 if is_map {
-                    if self.map_includes(&seen, key_node) {
+                    if seen.includes(&self.nodes, key_node) {
                         self.err(at(key_start), ErrorCode::DuplicateKey, "Map keys must be unique");
                     }
-                    self.note_key(&mut seen, key_node);
+                    seen.note(&self.nodes, key_node);
                     self.add_pair(coll, key_node, value_node);
                 } else {
                     let kr = self.nodes[key_node].range;
@@ -1453,6 +1521,10 @@ impl<'a> DocComposer<'a> {
     /// `containsNewline`
     fn contains_newline(&self, key: Option<NodeId>) -> bool {
         let Some(key) = key else { return false };
+        if let Node::FlowScalar { source, end, .. } = self.node(key) {
+            return self.src[source.0 as usize..source.1 as usize].contains('\n')
+                || end.as_ref().is_some_and(|e| e.iter().any(|t| t.kind == Kind::Newline));
+        }
         let mut stack = vec![key];
         while let Some(k) = stack.pop() {
             match self.node(k) {

@@ -33,7 +33,8 @@ pub enum NodeKind {
     Scalar {
         value: Scalar,
         style: ScalarStyle,
-        /// npm yaml `scalar.source`: the resolved string before the tag's `resolve`
+        /// npm yaml `scalar.source`: the resolved string before the tag's `resolve`; empty when
+        /// `value` is a string (it is that string)
         source: JsStr,
     },
     /// For `Omap`/`Pairs`, an item is a map (its first pair is the item's pair) or any other
