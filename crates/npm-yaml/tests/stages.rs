@@ -3,8 +3,8 @@
 //! (`tools/yaml-oracle/stages_pack.py` writes them; the format is described there). For the lexer,
 //! the CST parser and the scalar resolvers the answer is a hash of a canonical text dump (the
 //! same text `tools/yaml-oracle/stages.js` writes for npm yaml's `Lexer`, `Parser` and
-//! `resolveFlowScalar`/`resolveBlockScalar`); the final value, warnings and `String(e)` are kept
-//! whole for the composer.
+//! `resolveFlowScalar`/`resolveBlockScalar`); `YAML.parse`'s value, warnings and `String(e)` are
+//! kept whole and checked against `npm_yaml::api::parse`.
 //!
 //! The test fails when a stage agrees on fewer inputs of a corpus than its floor in `FLOORS`.
 //! To see an input's dumps side by side: `NPM_YAML_SHOW=3 cargo test -p dsh-skills-npm-yaml
