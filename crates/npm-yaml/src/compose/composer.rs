@@ -1522,14 +1522,14 @@ impl<'a> DocComposer<'a> {
     fn contains_newline(&self, key: Option<NodeId>) -> bool {
         let Some(key) = key else { return false };
         if let Node::FlowScalar { source, end, .. } = self.node(key) {
-            return self.src[source.0 as usize..source.1 as usize].contains('\n')
+            return self.src.as_bytes()[source.0 as usize..source.1 as usize].contains(&b'\n')
                 || end.as_ref().is_some_and(|e| e.iter().any(|t| t.kind == Kind::Newline));
         }
         let mut stack = vec![key];
         while let Some(k) = stack.pop() {
             match self.node(k) {
                 Node::FlowScalar { source, end, .. } => {
-                    if self.src[source.0 as usize..source.1 as usize].contains('\n') {
+                    if self.src.as_bytes()[source.0 as usize..source.1 as usize].contains(&b'\n') {
                         return true;
                     }
                     if end.as_ref().is_some_and(|e| e.iter().any(|t| t.kind == Kind::Newline)) {
