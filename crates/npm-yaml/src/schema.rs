@@ -162,12 +162,22 @@ fn test_float(s: &str) -> bool {
 
 /// Resolve a plain scalar by the core schema's default tags in order:
 /// null, bool, intOct, int, intHex, floatNaN, floatExp, float, else string.
+/// Whether a plain scalar is a string under the core schema by its first character alone
+/// (every other core-schema match starts with one of `~nNtTfF.+-` or a digit).
+pub fn core_plain_is_string(s: &str) -> bool {
+    !matches!(
+        s.as_bytes().first(),
+        None | Some(b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'.' | b'+' | b'-' | b'0'..=b'9')
+    )
+}
+
 pub fn resolve_plain(s: &str) -> Scalar {
-    // fast path: every core-schema match starts with one of these
-    match s.as_bytes().first() {
-        None => return Scalar::Null,
-        Some(b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'.' | b'+' | b'-' | b'0'..=b'9') => {}
-        Some(_) => return Scalar::Str(s.into()),
+    // fast path
+    if s.is_empty() {
+        return Scalar::Null;
+    }
+    if core_plain_is_string(s) {
+        return Scalar::Str(s.into());
     }
     if s.len() > 64 {
         // No core regex can match something this long except digit strings.

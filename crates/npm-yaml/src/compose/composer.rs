@@ -825,7 +825,7 @@ impl<'a> DocComposer<'a> {
                     Scalar::Str(JsStr::default())
                 }
             }
-        } else if plain {
+        } else if plain && !(self.schema == SchemaKind::Core && crate::schema::core_plain_is_string(text)) {
             self.schema.resolve_plain(text, ctx.at_key)
         } else {
             Scalar::Str(JsStr::default())
