@@ -12,23 +12,23 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long any one awaited event may take on a loaded machine.
-const PATIENCE: Duration = Duration::from_secs(30);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(30);
 
 /// A running `dsh-skills watch --format json` and its parsed event lines.
-struct Watch {
-    child: Child,
-    events: Receiver<Value>,
-    seen: Vec<Value>,
+pub(crate) struct Watch {
+    pub(crate) child: Child,
+    pub(crate) events: Receiver<Value>,
+    pub(crate) seen: Vec<Value>,
 }
 
-fn skill(dir: &Path, name: &str, description: &str, body: &str) {
+pub(crate) fn skill(dir: &Path, name: &str, description: &str, body: &str) {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n"))
         .unwrap();
 }
 
 /// A project (with `.git`) and an empty home, in a fresh temporary directory.
-fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
+pub(crate) fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("p");
     let home = tmp.path().join("home");
@@ -37,7 +37,7 @@ fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (tmp, project, home)
 }
 
-fn args(project: &Path, extra: &[&str]) -> Vec<String> {
+pub(crate) fn args(project: &Path, extra: &[&str]) -> Vec<String> {
     let mut a: Vec<String> =
         ["watch", "--no-config", "--format", "json", "--stability-threshold", "40", "--poll-interval", "20"]
             .iter()
@@ -57,13 +57,13 @@ fn validator() -> &'static jsonschema::Validator {
 }
 
 impl Watch {
-    fn start(project: &Path, home: &Path, extra: &[&str]) -> Watch {
+    pub(crate) fn start(project: &Path, home: &Path, extra: &[&str]) -> Watch {
         let mut cmd = support::command(project, home);
         cmd.args(args(project, extra));
         Watch::spawn(cmd)
     }
 
-    fn spawn(mut cmd: std::process::Command) -> Watch {
+    pub(crate) fn spawn(mut cmd: std::process::Command) -> Watch {
         let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         let out = child.stdout.take().unwrap();
         let (tx, events) = std::sync::mpsc::channel();
@@ -85,7 +85,7 @@ impl Watch {
     }
 
     /// The next event that `want` accepts (events before it are kept in `seen`).
-    fn next(&mut self, what: &str, want: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) fn next(&mut self, what: &str, want: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + PATIENCE;
         loop {
             match self.events.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
@@ -112,11 +112,11 @@ impl Watch {
     }
 
     /// The next catalog event after a change.
-    fn change(&mut self, what: &str) -> Value {
+    pub(crate) fn change(&mut self, what: &str) -> Value {
         self.next(what, |e| e["event"] == "catalog" && e["trigger"] == "change")
     }
 
-    fn catalog_events(&self) -> usize {
+    pub(crate) fn catalog_events(&self) -> usize {
         self.seen.iter().filter(|e| e["event"] == "catalog").count()
     }
 }
@@ -129,7 +129,7 @@ impl Drop for Watch {
 }
 
 /// What `dsh-skills catalog [--update]` prints for the same tree (without the final newline).
-fn catalog_text(project: &Path, home: &Path, update: bool) -> String {
+pub(crate) fn catalog_text(project: &Path, home: &Path, update: bool) -> String {
     let mut a = vec!["catalog", "--no-config", "--quiet", "--cwd", project.to_str().unwrap()];
     if update {
         a.push("--update");
@@ -139,7 +139,7 @@ fn catalog_text(project: &Path, home: &Path, update: bool) -> String {
     text.strip_suffix('\n').unwrap_or(&text).to_string()
 }
 
-fn names(list: &Value) -> Vec<&str> {
+pub(crate) fn names(list: &Value) -> Vec<&str> {
     list.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect()
 }
 
