@@ -393,9 +393,11 @@ impl Engine {
                     if std::mem::take(&mut self.audit_due) {
                         let found = self.audit();
                         if !found.is_empty() {
+                            // Found by looking, not told: it may be a write in progress, so it
+                            // settles as a polled change does.
                             relevant = true;
                             changed.extend(found);
-                            due = Some(Instant::now());
+                            due = Some(Instant::now() + stability);
                         }
                     }
                 }
