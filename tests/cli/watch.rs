@@ -519,3 +519,80 @@ fn a_configuration_edit_changes_the_roots() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(e["text"].as_str().unwrap(), text.strip_suffix('\n').unwrap_or(&text));
 }
+
+/// Symbolic links created and removed directly in a root are changes, with the native back
+/// end and with polling: a loop (the provider fails, `catalog` says incomplete), a dangling
+/// link (nothing for the catalog, but an event), a link to a skill folder elsewhere (a skill
+/// added, then removed).
+#[cfg(unix)]
+fn links_in_a_root(extra: &[&str]) {
+    use std::os::unix::fs::symlink;
+    let (tmp, p, home) = tree();
+    let root = p.join(".dsh/skills");
+    skill(&root.join("alpha"), "alpha", "Alpha.", "A.");
+    let elsewhere = tmp.path().join("shared/beta");
+    skill(&elsewhere, "beta", "Beta, linked in.", "B.");
+    let mut w = Watch::start(&p, &home, extra);
+
+    symlink(root.join("loop"), root.join("loop")).unwrap();
+    let e = w.change("a link loop created");
+    assert_eq!(e["outcome"], "incomplete", "{e:#}");
+    assert!(e["failures"][0].as_str().unwrap().contains("ELOOP"), "{e:#}");
+    std::fs::remove_file(root.join("loop")).unwrap();
+    let e = w.change("the loop removed");
+    assert_eq!((e["outcome"].as_str(), e["reason"].as_str()), (Some("nothing"), Some("digest-unchanged")), "{e:#}");
+
+    symlink(tmp.path().join("nowhere"), root.join("dangling")).unwrap();
+    let e = w.change("a dangling link created");
+    assert_eq!(e["changed"][0], root.join("dangling").to_str().unwrap(), "{e:#}");
+    std::fs::remove_file(root.join("dangling")).unwrap();
+    let e = w.change("the dangling link removed");
+    assert_eq!(e["changed"][0], root.join("dangling").to_str().unwrap(), "{e:#}");
+
+    symlink(&elsewhere, root.join("beta")).unwrap();
+    let e = w.change("a link to a skill folder elsewhere");
+    assert_eq!(names(&e["diff"]["added"]), ["beta"], "{e:#}");
+    assert_eq!(e["text"].as_str().unwrap(), catalog_text(&p, &home, true));
+    std::fs::remove_file(root.join("beta")).unwrap();
+    let e = w.change("the link removed");
+    assert_eq!(names(&e["diff"]["removed"]), ["beta"], "{e:#}");
+    assert_eq!(e["text"].as_str().unwrap(), catalog_text(&p, &home, true));
+}
+
+#[cfg(unix)]
+#[test]
+fn links_created_and_removed_in_a_root_are_changes() {
+    links_in_a_root(&[]);
+}
+
+#[cfg(unix)]
+#[test]
+fn links_created_and_removed_in_a_root_are_changes_when_polling() {
+    links_in_a_root(&["--poll"]);
+}
+
+/// A poll pass reports a change only when something changed: a dangling link and a link loop
+/// in a root used to be a watcher error at every poll, so an event every poll, for good.
+#[cfg(unix)]
+#[test]
+fn polling_a_root_with_a_dangling_link_and_a_loop_stays_quiet() {
+    use std::os::unix::fs::symlink;
+    let (tmp, p, home) = tree();
+    let root = p.join(".dsh/skills");
+    skill(&root.join("alpha"), "alpha", "Alpha.", "A.");
+    skill(&p.join(".agents/skills/beta"), "beta", "Beta.", "B.");
+    symlink(tmp.path().join("nowhere"), root.join("dangling")).unwrap();
+    symlink(p.join(".agents/skills/loop"), p.join(".agents/skills/loop")).unwrap();
+    let mut w = Watch::start(&p, &home, &["--poll"]);
+    // About 50 polls at the 20 ms interval (fewer on a loaded machine, which can only make
+    // this pass more easily, never fail).
+    std::thread::sleep(Duration::from_secs(1));
+    while let Ok(e) = w.events.try_recv() {
+        w.seen.push(e);
+    }
+    assert_eq!(w.catalog_events(), 1, "only the start: {:#?}", w.seen);
+    // And a real change is still seen.
+    std::fs::remove_file(p.join(".agents/skills/loop")).unwrap();
+    let e = w.change("the loop removed");
+    assert_eq!(e["outcome"], "initial", "{e:#}");
+}
