@@ -885,7 +885,12 @@ impl Engine {
         }
         let modes_before = self.sorted_modes();
         let (snap, failures, patched) = self.discover();
-        let stats = self.memo.take_stats();
+        let mut stats = self.memo.take_stats();
+        if patched.is_some() {
+            // Every other entry's reading was kept, as a scan with the memo would keep it.
+            let entries: usize = snap.scans().flat_map(|(_, scan)| &scan.roots).map(|r| r.entries.len()).sum();
+            stats.reused = entries.saturating_sub(stats.read);
+        }
         let modes_after = self.sorted_modes();
         let mut event = self.decide(&snap, trigger, failures, stats);
         if let Some(w) = config_warning {
