@@ -44,6 +44,8 @@ pub struct Touch {
     /// Whether the harness's watcher would invalidate its catalog for it
     /// (`isRelevantWatchEvent`): every change to a root or an entry directory, a `.md` file in
     /// the root, or a `SKILL.md` in an entry directory; never `.system` in the user-dsh root.
+    /// Also a symbolic link directly in the root, whatever it leads to (a loop makes the
+    /// listing fail); the engine adds the removal of what the last discovery counted.
     pub relevant: bool,
 }
 

@@ -11,8 +11,11 @@
 //! * else the replacement (the empty replacement when no entry is left), or the initial message
 //!   when none was published yet.
 //!
-//! Re-evaluation lists and reads only what changed ([`crate::engine::discover::ScanMemo`]); the watcher
-//! side lives in [`fs`]. Nothing here prints: events go to the caller's sink.
+//! Re-evaluation lists and reads only what changed ([`crate::engine::discover::ScanMemo`], which
+//! checks the identity of everything it reuses); when only skill files changed, the last
+//! snapshot is patched with their new readings ([`Snapshot::patch`]), and the memo and the
+//! watches are audited against the disk once the event is out (a difference is a change of its
+//! own). The watcher side lives in [`fs`]. Nothing here prints: events go to the caller's sink.
 
 pub mod fs;
 pub mod tool;
