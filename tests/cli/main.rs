@@ -28,5 +28,6 @@ mod lsp;
 mod new;
 mod pty;
 mod watch;
+mod watch_storm;
 mod yaml11;
 mod yaml_scanner_runs;
