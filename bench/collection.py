@@ -29,11 +29,15 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 BIN = os.path.join(REPO, "target", "release", "dsh-skills")
+GENERATOR_VERSION = "1"
 WORDS = ("skill review deploy test build release docs pdf table chart image audio video data "
          "clean merge split parse render format check lint audit trace debug profile cache").split()
 
 
 def generate(top, n, noise):
+    stamp = os.path.join(top, ".git", "generated")
+    if os.path.exists(stamp) and open(stamp).read() == f"{GENERATOR_VERSION} {n} {noise}":
+        return  # made by an earlier run: a tree of a million files takes minutes to write
     if os.path.exists(top):
         shutil.rmtree(top)
     rng = random.Random(25)
@@ -63,6 +67,8 @@ def generate(top, n, noise):
                 os.makedirs(d)
             with open(os.path.join(d, f"f{i}.txt"), "w") as f:
                 f.write("x\n")
+    with open(stamp, "w") as f:
+        f.write(f"{GENERATOR_VERSION} {n} {noise}")
 
 
 def peak_kb(cmd, cwd, env):

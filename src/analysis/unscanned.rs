@@ -163,6 +163,17 @@ pub struct Search {
 /// Search for the snapshot's cwd. `home` is `os.homedir()`; `intentional` holds absolute
 /// folder paths declared on purpose.
 pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
+    search_checked(snap, home, intentional, None)
+}
+
+/// [`search`], with `check` run on each skill folder below the project root as the walk finds
+/// it ([`tree::scan_checked`](super::tree::scan_checked)).
+pub fn search_checked(
+    snap: &Snapshot,
+    home: &str,
+    intentional: &[String],
+    check: Option<super::tree::SkillCheck>,
+) -> Search {
     let scanned: BTreeSet<String> =
         snap.scans().flat_map(|(_, s)| s.roots.iter().map(|r| r.root.path.clone())).collect();
     let root_of = |source: &str| {
@@ -175,7 +186,7 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
     let project = snap.cwd.as_ref().and(snap.project_root.as_ref()).map(|(p, _)| p.clone());
     if let Some(project) = &project {
         let prune: Vec<String> = scanned.iter().cloned().collect();
-        s.tree = super::tree::scan(project, &prune);
+        s.tree = super::tree::scan_checked(project, &prune, check);
         s.entries_read = s.tree.entries;
         s.dirs_read = s.tree.dirs;
         s.skipped = s.tree.skipped.clone();
@@ -209,6 +220,14 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         s.tree.skills.iter().map(|t| (t.real.clone(), t.dir.clone())).collect();
     // The roots the harness scans, links resolved, once.
     let scanned_real: Vec<std::path::PathBuf> = scanned.iter().filter_map(|r| std::fs::canonicalize(r).ok()).collect();
+    // Those that are folders: only in one can an entry of the same name exist (checked once,
+    // not once per skill).
+    let scanned_dirs: Vec<&String> =
+        scanned.iter().filter(|r| std::fs::metadata(r.as_str()).is_ok_and(|m| m.is_dir())).collect();
+    // Skill folders of the tree reached through a link (the folder or its `SKILL.md`): the
+    // others are plain folders, never links themselves.
+    let linked_dirs: std::collections::HashSet<String> =
+        s.tree.skills.iter().filter(|t| t.linked).map(|t| t.dir.clone()).collect();
     let mut seen = BTreeSet::new();
     let mut consider = |s: &mut Search, path: String, place: Place, agent: Option<&'static str>, why: String| {
         if scanned.contains(&path) || !seen.insert(path.clone()) {
@@ -225,11 +244,13 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         }
         let mut skills = if place == Place::Collection {
             // Only skill folders: Markdown beside them is never a skill outside a root.
+            // The tree's skills are sorted by folder: those below `path` are one run of them.
             let prefix = format!("{path}{}", platform::SEP);
-            s.tree
-                .skills
+            let from = s.tree.skills.partition_point(|t| t.dir.as_str() < prefix.as_str());
+            s.tree.skills[from..]
                 .iter()
-                .filter_map(|t| t.dir.strip_prefix(&prefix).filter(|rest| !rest.contains(platform::SEP)))
+                .map_while(|t| t.dir.strip_prefix(&prefix))
+                .filter(|rest| !rest.contains(platform::SEP))
                 .map(|e| format!("{e}/"))
                 .collect()
         } else {
@@ -237,18 +258,20 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         };
         skills.retain(|e| {
             let e = e.trim_end_matches('/');
-            let here = platform::join(&path, e);
             if place != Place::Collection
+                && let here = platform::join(&path, e)
                 && let Some(primary) =
                     canon(&platform::join(&here, "SKILL.md")).and_then(|r| r.to_str().and_then(|r| primary_of.get(r)))
                 && *primary != here
             {
                 return false;
             }
-            let real = canon(&platform::join(&path, e));
-            !scanned.iter().any(|r| {
+            // Resolved only when a root holds an entry of that name.
+            let mut real = None;
+            !scanned_dirs.iter().any(|r| {
                 let there = platform::join(r, e);
-                std::fs::symlink_metadata(&there).is_ok() && canon(&there) == real
+                std::fs::symlink_metadata(&there).is_ok()
+                    && canon(&there) == *real.get_or_insert_with(|| canon(&platform::join(&path, e)))
             })
         });
         if skills.is_empty() {
@@ -259,7 +282,9 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             _ => project_target.clone().or_else(|| user_target.clone()),
         };
         let Some(target) = target else { return };
-        let remedy = remedy(&path, &target, &skills, place);
+        // A collection's entries come from the walk, which knows which are links.
+        let maybe_link = |e: &str| place != Place::Collection || linked_dirs.contains(&platform::join(&path, e));
+        let remedy = remedy(&path, &target, &skills, place, &maybe_link);
         let intentional = intentional.iter().any(|i| i == &path);
         let other_markdown = other_markdown(&path, &skills);
         s.folders.push(Folder { path, place, agent, skills, why, remedy, intentional, other_markdown });
@@ -489,17 +514,24 @@ fn skill_links(folder: &str, target: &str, skills: &[String], clashes: &[String]
         .collect()
 }
 
-fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy {
+/// `maybe_link(entry)` is false for an entry known not to be a symbolic link.
+fn remedy(folder: &str, target: &str, skills: &[String], place: Place, maybe_link: &dyn Fn(&str) -> bool) -> Remedy {
     let entry = |s: &String| s.trim_end_matches('/').to_string();
-    let clashes: Vec<String> =
-        skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
+    // Nothing clashes in a target that is not a folder (yet): one check, not one per skill.
+    let target_is_dir = std::fs::metadata(target).is_ok_and(|m| m.is_dir());
+    let clashes: Vec<String> = skills
+        .iter()
+        .map(entry)
+        .filter(|e| target_is_dir && std::fs::symlink_metadata(platform::join(target, e)).is_ok())
+        .collect();
     // A relative link moved as it is would point elsewhere (at itself, when the link mirrors a
     // folder of the target): it is made again in the target, pointing where it pointed.
     let mut sources = Vec::new();
     let mut relinked = Vec::new();
     for e in skills.iter().map(entry) {
         let src = platform::join(folder, &e);
-        match std::fs::read_link(&src).ok().and_then(|t| t.to_str().map(str::to_string)) {
+        let link = if maybe_link(&e) { std::fs::read_link(&src).ok() } else { None };
+        match link.and_then(|t| t.to_str().map(str::to_string)) {
             Some(t) if !std::path::Path::new(&t).is_absolute() => {
                 let points_at = platform::resolve(folder, &t);
                 relinked.push(format!(
