@@ -492,15 +492,43 @@ pub fn sh(p: &str) -> String {
 /// `to` relative to the directory `from` (both absolute, lexical), for symlinks that survive
 /// moving the tree; `to` itself when they share nothing but the filesystem root.
 pub fn relative(from: &str, to: &str) -> String {
-    let a: Vec<&str> = from.split(platform::SEP).filter(|s| !s.is_empty()).collect();
-    let b: Vec<&str> = to.split(platform::SEP).filter(|s| !s.is_empty()).collect();
-    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    // Segments as byte slices, compared as they come (no list of them): this runs once or
+    // twice per skill of a collection.
+    let sep = platform::SEP as u8;
+    let mut a = from.as_bytes().split(|&c| c == sep).filter(|s| !s.is_empty());
+    let mut b = to.as_bytes().split(|&c| c == sep).filter(|s| !s.is_empty()).peekable();
+    let mut common = 0;
+    let mut a_left = 0;
+    loop {
+        match (a.next(), b.peek()) {
+            (Some(x), Some(y)) if x == *y => {
+                common += 1;
+                b.next();
+            }
+            (Some(_), _) => {
+                a_left = 1 + a.count();
+                break;
+            }
+            (None, _) => break,
+        }
+    }
     if common == 0 || cfg!(windows) {
         return to.to_string();
     }
-    let mut parts: Vec<&str> = vec![".."; a.len() - common];
-    parts.extend(&b[common..]);
-    if parts.is_empty() { ".".to_string() } else { parts.join("/") }
+    let mut out = String::with_capacity(a_left * 3 + to.len());
+    for _ in 0..a_left {
+        out.push_str("../");
+    }
+    for s in b {
+        // Segments of a `&str` split at an ASCII byte are whole characters.
+        out.push_str(std::str::from_utf8(s).unwrap_or_default());
+        out.push('/');
+    }
+    if out.is_empty() {
+        return ".".to_string();
+    }
+    out.pop();
+    out
 }
 
 /// One link per skill entry of `folder` (those not in `clashes`), made in `target`:
@@ -661,5 +689,47 @@ impl Folder {
         }
         v.push(("custom dir", custom, false));
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// [`super::relative`] as it was first written (segment lists), to compare against.
+    fn relative_by_lists(from: &str, to: &str) -> String {
+        let a: Vec<&str> = from.split('/').filter(|s| !s.is_empty()).collect();
+        let b: Vec<&str> = to.split('/').filter(|s| !s.is_empty()).collect();
+        let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        if common == 0 {
+            return to.to_string();
+        }
+        let mut parts: Vec<&str> = vec![".."; a.len() - common];
+        parts.extend(&b[common..]);
+        if parts.is_empty() { ".".to_string() } else { parts.join("/") }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn relative_paths() {
+        let paths = [
+            "/",
+            "/a",
+            "/a/",
+            "/a/b",
+            "/a//b/",
+            "/a/b/c",
+            "/a/bc",
+            "/x/y",
+            "a",
+            "a/b",
+            "",
+            "/a/b/ü",
+            "/a/.agents/skills",
+        ];
+        for from in paths {
+            for to in paths {
+                assert_eq!(super::relative(from, to), relative_by_lists(from, to), "relative({from:?}, {to:?})");
+            }
+        }
+        assert_eq!(super::relative("/p/.agents/skills", "/p/plugins/x/skills/s"), "../../plugins/x/skills/s");
     }
 }

@@ -133,7 +133,13 @@ pub mod posix {
             (true, true) => return ".".to_string(),
             (true, false) => b.to_string(),
             (false, true) => a.to_string(),
-            (false, false) => format!("{a}/{b}"),
+            (false, false) => {
+                let mut joined = String::with_capacity(a.len() + 1 + b.len());
+                joined.push_str(a);
+                joined.push('/');
+                joined.push_str(b);
+                joined
+            }
         };
         // Most joins put a plain name under a normal path: nothing to normalize.
         if is_normal(&joined) {
@@ -147,7 +153,7 @@ pub mod posix {
     fn is_normal(path: &str) -> bool {
         let inner = path.strip_prefix('/').unwrap_or(path);
         let inner = inner.strip_suffix('/').unwrap_or(inner);
-        !inner.is_empty() && inner.split('/').all(|s| !matches!(s, "" | "." | ".."))
+        !inner.is_empty() && inner.as_bytes().split(|&c| c == b'/').all(|s| !matches!(s, b"" | b"." | b".."))
     }
 
     pub fn dirname(path: &str) -> String {
