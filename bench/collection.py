@@ -33,6 +33,10 @@ compare), `python3 bench/collection.py --bin NEW --against OLD --runs 10`, OLD =
     lint-json   15007.4ms    3.13    26.0MB   (OLD)
     NEW / OLD (medians): lint 0.512, lint --format json 0.467
 
+Two more runs with the final build (48a920b), load average 15-17: x floor 1.75 and 1.64
+(`lint`), 1.07 and 1.61 (`lint-json`) against 1.90 and 4.01, 2.15 and 3.57 for OLD; peak RSS
+29.5-29.8 MB against 26 MB.
+
 System calls (`strace -f -c`, 10,000 skills): 111,055 readlink, 71,409 statx, 42,606
 getdents64 and 31,353 openat before; 1,055, 21,513, 22,604 and 21,323 after (the floor, `find`
 and `cat`: 43,745 newfstatat, 22,408 getdents64, 21,400 openat). CPU (user + system, GNU time)
