@@ -598,8 +598,12 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
         if !s.mirrors.is_empty() {
             mirrored.push(s.clone());
         }
-        let kind = SubjectKind::Bundle { dir: s.dir.clone(), entry: basename(&s.dir) };
-        t.add(Subject { path: s.file(), kind, node_mode: false, checked: None });
+        let mut subject = tree_subject(&s.dir);
+        // Checked by the walk that found it ([`super::pass::tree_check`]), once.
+        if !t.seen.contains(&subject.path) {
+            subject.checked = tree.checked.get(&s.dir).cloned();
+        }
+        t.add(subject);
     }
     let added = t.subjects.len() - before;
     let new_paths: Vec<String> = t.subjects[before..].iter().map(|s| s.path.clone()).collect();
@@ -623,6 +627,13 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
         o.skills += added;
     }
     added
+}
+
+/// A skill folder found outside the roots, as the subject it is linted as: its `SKILL.md`, the
+/// unit it installs as.
+pub fn tree_subject(dir: &str) -> Subject {
+    let kind = SubjectKind::Bundle { dir: dir.to_string(), entry: basename(dir) };
+    Subject { path: platform::join(dir, "SKILL.md"), kind, node_mode: false, checked: None }
 }
 
 /// `unscanned-skill-folder` findings, one per folder (intentional ones left out), and one note
@@ -734,8 +745,11 @@ pub fn from_paths(
     settings: &Settings,
     env: &Environment,
     intentional: &[String],
+    check: &super::pass::TreeCheck,
 ) -> Result<Targets, UsageError> {
     let mut t = Targets { complete: true, ..Targets::default() };
+    // The walks check the skills they find inside the paths given, as they find them.
+    let given: Vec<String> = paths.iter().map(|p| platform::resolve(&env.process_cwd, p)).collect();
     let roots = crate::engine::snapshot::root_paths(settings, env);
     // The cwd's search for unscanned folders, made once when a folder of skills needs it.
     let mut cwd_search: Option<crate::analysis::unscanned::Search> = None;
@@ -784,7 +798,7 @@ pub fn from_paths(
                     continue;
                 }
             } else if is_project_dir(&abs) {
-                let taken = project_targets(&abs, settings, env, intentional, &mut t);
+                let taken = project_targets(&abs, settings, env, intentional, check, &mut t);
                 t.inputs.push(input("project", taken));
                 if (t.subjects.len(), t.findings.len()) == before {
                     // A project without skills is linted clean, not an error.
@@ -794,10 +808,11 @@ pub fn from_paths(
                 let search = cwd_search.get_or_insert_with(|| {
                     let mut quiet = settings.clone();
                     quiet.scan.check = None;
-                    crate::analysis::unscanned::search(
+                    crate::analysis::unscanned::search_checked(
                         &crate::engine::snapshot::discover_kept(&quiet, env),
                         &env.home,
                         intentional,
+                        Some(check.within(given.clone())),
                     )
                 });
                 let in_project = search.project_root.as_deref().is_some_and(|r| inside(&abs, r));
@@ -806,7 +821,7 @@ pub fn from_paths(
                     &search.tree
                 } else {
                     let prune: Vec<String> = roots.iter().filter(|r| inside(r, &abs)).cloned().collect();
-                    own = crate::analysis::tree::scan(&abs, &prune);
+                    own = crate::analysis::tree::scan_checked(&abs, &prune, Some(check.within(Vec::new())));
                     &own
                 };
                 let n = tree_targets(tree, &abs, &mut t);
@@ -894,6 +909,7 @@ fn project_targets(
     settings: &Settings,
     env: &Environment,
     intentional: &[String],
+    check: &super::pass::TreeCheck,
     t: &mut Targets,
 ) -> String {
     let mut scoped = settings.clone();
@@ -914,7 +930,8 @@ fn project_targets(
         t.add(s);
     }
     t.findings.extend(sub.findings.into_iter().filter(|f| keep(&f.path)));
-    let search = crate::analysis::unscanned::search(&snap, "", intentional);
+    let search =
+        crate::analysis::unscanned::search_checked(&snap, "", intentional, Some(check.within(vec![dir.to_string()])));
     let n = tree_targets(&search.tree, dir, t);
     t.findings.extend(unscanned_findings(&search, Some(dir)));
     let rel = |r: &str| r.strip_prefix(&format!("{project}{}", platform::SEP)).unwrap_or(r).to_string();
