@@ -17,7 +17,7 @@ pub struct InPass {
 
 impl crate::engine::discover::FileCheck for InPass {
     fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
-        let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
+        let subject = super::subject::entry_subject(file.root, file.entry, file.path.to_string(), None);
         let mut result = super::check::check_bytes(&subject, file.bytes, file.yaml, &self.opts);
         keep_what_lint_needs(&mut result, &subject.path, &self.config, &self.opts.compat);
         Box::new(result)
@@ -92,7 +92,7 @@ impl TreeCheck {
             if !within.is_empty() && !within.iter().any(|w| crate::engine::platform::inside(dir, w)) {
                 return None;
             }
-            let subject = super::targets::tree_subject(dir);
+            let subject = super::subject::folder_subject(dir);
             let mut result = super::check::check_file(&subject, &opts);
             keep_what_lint_needs(&mut result, &subject.path, &config, &opts.compat);
             let links = super::bundle::check_symlinks(&subject);

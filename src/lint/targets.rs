@@ -3,9 +3,7 @@
 
 use super::check::{Subject, SubjectKind};
 use super::{Finding, Severity};
-use crate::engine::discover::{
-    Entry, Environment, Outcome, ProviderConfig, Root, RootReport, RootStatus, SilentReason,
-};
+use crate::engine::discover::{Entry, Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
 use crate::engine::nodefs::Kind;
 use crate::engine::platform::{self, inside};
 use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
@@ -240,19 +238,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
     reported
 }
 
-/// The subject for a root entry's skill file (`path`, its locator), as discovery read it.
-pub fn subject(
-    root: &Root,
-    entry: &Entry,
-    path: String,
-    checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
-) -> Subject {
-    let kind = match entry.kind {
-        Kind::Directory => SubjectKind::Bundle { dir: entry.path.clone(), entry: entry.name.clone() },
-        _ => SubjectKind::Flat { root: root.path.clone(), entry: entry.name.clone() },
-    };
-    Subject { path, kind, node_mode: root.trusted_host, checked }
-}
+pub use super::subject::{entry_subject as subject, folder_subject as tree_subject};
 
 /// A root entry the harness classified as neither a folder nor a `.md` file.
 fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets) {
@@ -627,13 +613,6 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
         o.skills += added;
     }
     added
-}
-
-/// A skill folder found outside the roots, as the subject it is linted as: its `SKILL.md`, the
-/// unit it installs as.
-pub fn tree_subject(dir: &str) -> Subject {
-    let kind = SubjectKind::Bundle { dir: dir.to_string(), entry: basename(dir) };
-    Subject { path: platform::join(dir, "SKILL.md"), kind, node_mode: false, checked: None }
 }
 
 /// `unscanned-skill-folder` findings, one per folder (intentional ones left out), and one note
