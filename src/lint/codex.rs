@@ -243,12 +243,10 @@ fn mismatch(doc: &Doc<'_>, root: &yaml::Object, skill: &Frontmatter<'_>, codex_m
             ),
         )
     };
-    let mut f = Finding::new("invocation-policy-mismatch", skill.path, message, consequence)
+    Finding::new("invocation-policy-mismatch", skill.path, message, consequence)
         .at_opt(skill.key_span.clone())
         .help(help)
-        .related(doc.path, None, if codex_manual_only { "Codex: manual only" } else { "Codex: implicit invocation" });
-    f.severity = Severity::Warning;
-    f
+        .related(doc.path, None, if codex_manual_only { "Codex: manual only" } else { "Codex: implicit invocation" })
 }
 
 /// The first value Codex's types refuse, in the order serde reads the file.
@@ -366,8 +364,7 @@ fn shape(v: &Value) -> String {
         Value::String(_) => "a string".into(),
         Value::Array(_) => "a list".into(),
         Value::Object(_) => "a mapping".into(),
-        #[allow(unreachable_patterns)]
-        _ => "a value of another kind".into(),
+        other => crate::engine::skillfile::shape_of(other).into(),
     }
 }
 
@@ -458,7 +455,7 @@ impl Doc<'_> {
         let keys = ["interface", key];
         let field = format!("`interface.{key}`");
         let p = std::path::Path::new(value);
-        if p.is_absolute() || value.starts_with('/') {
+        if p.is_absolute() {
             out.push(self.dropped(
                 &keys,
                 format!("{field} is an absolute path"),
