@@ -40,7 +40,7 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     let repo = Repo::open(&start).map_err(|e| UsageError(e.0))?;
     let (base, head) = states(&repo, args).map_err(|e| UsageError(e.0))?;
     let config = crate::lint::config::Config::find(&start, None, &env.process_cwd)?;
-    let opts = super::lint::Options { config, compat: Vec::new() };
+    let opts = crate::lint::run::Options { config, compat: Vec::new() };
     let mut settings = settings.clone();
     settings.scan.keep_content = true;
     settings.scan.check = Some(std::sync::Arc::new(crate::lint::pass::InPass {
@@ -92,7 +92,7 @@ fn side(
     state: &State,
     settings: &Settings,
     env: &Environment,
-    opts: &super::lint::Options,
+    opts: &crate::lint::run::Options,
 ) -> Result<Side, crate::analysis::git::GitError> {
     let overlay = repo.overlay(state)?;
     let skill_files: Vec<(String, String)> = repo
@@ -123,7 +123,11 @@ fn side(
 
 /// Lint's findings at one state, at their configured levels: the entry-level ones (which copy
 /// wins, same names, links, letter case) and the per-file ones of every file discovery read.
-fn lint_items(snap: &Snapshot, entry_level: Vec<crate::lint::Finding>, opts: &super::lint::Options) -> Vec<LintItem> {
+fn lint_items(
+    snap: &Snapshot,
+    entry_level: Vec<crate::lint::Finding>,
+    opts: &crate::lint::run::Options,
+) -> Vec<LintItem> {
     let mut out = BTreeSet::new();
     for f in entry_level {
         if BESIDE_THE_FILE.contains(&f.rule) || WALKS_THE_DISK.contains(&f.rule) {

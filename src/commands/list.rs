@@ -4,7 +4,7 @@
 use super::io::{EXIT_INCOMPLETE, EXIT_OK, Io, human_or_json, write_json};
 use crate::cli::GlobalArgs;
 use crate::cli::ListArgs;
-use crate::engine::config::{self, Report};
+use crate::engine::config::Report;
 use crate::engine::discover::Environment;
 use crate::engine::snapshot::{Settings, Snapshot, discover_kept as discover};
 use crate::render::{human, report};
@@ -21,13 +21,13 @@ pub fn run(
     let snap = discover(settings, env);
     let unscanned = unscanned_search(&snap, env);
     if json {
-        let mut doc = report::list(&snap, config::report::json(config));
+        let mut doc = report::list(&snap, crate::render::config::json(config));
         doc.unscanned = Some(unscanned);
         write_json(io, &doc)?;
     } else {
         // The configuration block when asked for, or when something is not the default.
-        let config_lines = if args.verbose || config::report::differs_from_defaults(config) {
-            config::report::human(config)
+        let config_lines = if args.verbose || crate::render::config::differs_from_defaults(config) {
+            crate::render::config::human(config)
         } else {
             Vec::new()
         };

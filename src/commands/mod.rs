@@ -3,9 +3,8 @@
 //! streams. A command's snapshot is never freed ([`crate::engine::snapshot::discover_kept`]).
 
 use crate::cli::{Cli, Command, GlobalArgs};
-use crate::engine::catalog::DEFAULT_DESCRIPTION_MAX_LENGTH;
 use crate::engine::config::{self, Report};
-use crate::engine::discover::{Environment, ProviderConfig};
+use crate::engine::discover::Environment;
 use crate::engine::snapshot::Settings;
 
 pub mod catalog;
@@ -141,22 +140,8 @@ fn warn_config_problems(report: &Report, io: &mut Io) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Flags over environment over defaults. (Configuration files are read in a later layer.)
+/// Flags over environment over defaults, with no configuration file read (`--no-config`, or a
+/// configuration that failed in the language server).
 pub fn settings_from_args(g: &GlobalArgs, env: &Environment) -> Settings {
-    let var = |k: &str| std::env::var(k).ok();
-    Settings::single(
-        if g.no_cwd { None } else { Some(g.cwd.clone().unwrap_or_else(|| env.process_cwd.clone())) },
-        ProviderConfig {
-            dsh_home: g.dsh_home.clone(),
-            agents_home: g.agents_home.clone(),
-            custom_skill_dirs: g.custom_dirs.iter().chain(&g.roots).cloned().collect(),
-            bundled_skill_dir: g.bundled_dir.clone(),
-            include_default_roots: !g.no_default_roots,
-            ..ProviderConfig::default()
-        },
-        g.description_max_length.unwrap_or(DEFAULT_DESCRIPTION_MAX_LENGTH),
-        g.locale
-            .as_deref()
-            .map_or_else(|| crate::engine::collate::locale_from_env(&var), crate::engine::collate::locale_from_value),
-    )
+    crate::engine::config::flags_only(&g.flags(), env, &|k| std::env::var(k).ok())
 }

@@ -10,7 +10,9 @@
 //! * [`config`] applies the project configuration file and the per-file suppressions kept in
 //!   the frontmatter; [`fix`] applies the safe mechanical fixes;
 //! * [`crate::render::lint`] writes human (annotate-snippets), JSON, GitHub annotations or
-//!   SARIF 2.1.0, and [`crate::commands::lint`] is the command that runs it all.
+//!   SARIF 2.1.0;
+//! * [`run`] is one lint pass over all of that, as `dsh-skills lint` and the language server
+//!   both run it (the command adds fixes, baselines, output and the exit status).
 //!
 //! Every rule is listed once, in [`rules::RULES`], with its id, default severity and
 //! explanation. Nothing here prints or knows the command line: lint depends on the engine and
@@ -26,6 +28,7 @@ pub mod fix;
 pub mod manifest;
 pub mod pass;
 pub mod rules;
+pub mod run;
 pub mod source;
 pub mod subject;
 pub mod targets;

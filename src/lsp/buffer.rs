@@ -3,13 +3,13 @@
 //! The whole-discovery part of a lint run (the roots, which copy wins, shadowing, duplicate
 //! names, folders the harness does not scan) is computed once by [`Discovery::new`] and kept;
 //! each buffer is then checked on its own by the same per-file rules, suppressions and
-//! configured levels as [`crate::commands::lint::lint`] ([`crate::commands::lint::lint_targets`]), with the
+//! configured levels as [`crate::lint::run::lint`] ([`crate::lint::run::lint_targets`]), with the
 //! discovery's findings about that file added. Nothing here reads the file being edited.
 
-use crate::commands::lint::{self as command, Options, Run};
 use crate::engine::discover::Environment;
 use crate::engine::platform;
 use crate::engine::snapshot::{Settings, Snapshot};
+use crate::lint::run::{self as command, Options, Run};
 use crate::lint::subject::{Subject, SubjectKind};
 use crate::lint::{Finding, targets};
 use std::collections::HashMap;

@@ -2,10 +2,10 @@
 
 use super::Context;
 use crate::cli::{GlobalArgs, LspArgs};
-use crate::commands::lint::Options;
 use crate::engine::discover::Environment;
 use crate::lint::Compat;
 use crate::lint::config::Config;
+use crate::lint::run::Options;
 
 /// Serve the editor on stdin/stdout. Called by `main` before it takes stdout for itself.
 pub fn run(g: &GlobalArgs, args: &LspArgs, env: &Environment) -> anyhow::Result<u8> {
@@ -34,10 +34,10 @@ pub fn run(g: &GlobalArgs, args: &LspArgs, env: &Environment) -> anyhow::Result<
                 problems.extend(r.report.problems.iter().cloned());
                 r.settings
             }
-            Ok(_) => crate::commands::settings_from_args(&g, &env),
+            Ok(_) => crate::engine::config::flags_only(&g.flags(), &env, &var),
             Err(e) => {
                 problems.push(e.0);
-                crate::commands::settings_from_args(&g, &env)
+                crate::engine::config::flags_only(&g.flags(), &env, &var)
             }
         };
         settings.scan.keep_content = false;

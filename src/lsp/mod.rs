@@ -15,9 +15,9 @@ pub mod text;
 pub mod transport;
 pub mod uri;
 
-use crate::commands::lint::Options;
 use crate::engine::discover::Environment;
 use crate::engine::snapshot::Settings;
+use crate::lint::run::Options;
 
 /// What linting needs for one workspace: the discovery settings and the lint options (the
 /// configuration file, `--compat`).

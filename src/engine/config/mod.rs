@@ -21,7 +21,6 @@ pub mod dialect;
 pub mod files;
 pub mod jsexpr;
 pub mod patch;
-pub mod report;
 pub mod shipped;
 
 use crate::engine::catalog::DEFAULT_DESCRIPTION_MAX_LENGTH;
@@ -62,6 +61,22 @@ pub enum Origin {
     Flag(&'static str),
     /// A file on this machine, or the shipped harness, at a line.
     At(Loc),
+}
+
+/// `default`, `$DSH_HOME`, `--dsh-home`, `/home/me/.dsh/cordis.patch.yml:4`, `shipped …:240`.
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Default => f.write_str("default"),
+            Origin::Env(name) => write!(f, "${name}"),
+            Origin::Flag(name) => f.write_str(name),
+            Origin::At(loc) => match &*loc.source {
+                dialect::Source::File(_) => write!(f, "{loc}"),
+                dialect::Source::Shipped(path) if loc.line == 0 => write!(f, "shipped default, {path}"),
+                dialect::Source::Shipped(path) => write!(f, "shipped default, {path}:{}", loc.line),
+            },
+        }
+    }
 }
 
 /// One effective setting: its value (as JSON), where it came from, and a remark.
@@ -200,6 +215,26 @@ struct Inputs<'a> {
     var: &'a dyn Fn(&str) -> Option<String>,
     launch_dir: String,
     config_home: String,
+}
+
+/// The settings the flags give, over the environment and the defaults, with no configuration
+/// file read (`--no-config`; the language server when the configuration fails).
+pub fn flags_only(g: &Flags, env: &Environment, var: &dyn Fn(&str) -> Option<String>) -> Settings {
+    Settings::single(
+        if g.no_cwd { None } else { Some(g.cwd.clone().unwrap_or_else(|| env.process_cwd.clone())) },
+        ProviderConfig {
+            dsh_home: g.dsh_home.clone(),
+            agents_home: g.agents_home.clone(),
+            custom_skill_dirs: g.custom_dirs.iter().chain(&g.roots).cloned().collect(),
+            bundled_skill_dir: g.bundled_dir.clone(),
+            include_default_roots: !g.no_default_roots,
+            ..ProviderConfig::default()
+        },
+        g.description_max_length.unwrap_or(DEFAULT_DESCRIPTION_MAX_LENGTH),
+        g.locale
+            .as_deref()
+            .map_or_else(|| crate::engine::collate::locale_from_env(var), crate::engine::collate::locale_from_value),
+    )
 }
 
 /// Resolve the effective settings from flags, the environment and (unless `--no-config`) the
@@ -1070,7 +1105,7 @@ fn build_layer(
                 for item in s.items.iter().filter(|i| i.value.is_null()) {
                     report.problems.push(format!(
                         "{}: a custom skill dir of row {} is unknown here: {}; the skills in that folder are missing from this preview (pass --custom-dir to name the folders)",
-                        report::origin_text(&item.origin),
+                        item.origin,
                         row.row.id.as_deref().unwrap_or("(no id)"),
                         item.note.as_deref().unwrap_or("not found")
                     ));
@@ -1127,7 +1162,7 @@ fn locate_badge(inputs: &Inputs, row: &SkillRow, report: &mut Report) -> (Option
         _ => {
             report.problems.push(format!(
                 "the dsh-badge skill is enabled ({}) but its installed package was not found at {link}; its catalog entry is exact (name and description are fixed), its content and resource folder are unknown",
-                report::origin_text(&report.badge.origin)
+                report.badge.origin
             ));
             report.badge.note = Some("installed package not found".into());
             (

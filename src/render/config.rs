@@ -5,23 +5,9 @@
 //! variable), `flag` (a dsh-skills option), `file` (a file on this machine, with its line) or
 //! `shipped` (the shipped harness's own configuration, with the repository file and line).
 
-use super::dialect::Source;
-use super::{Origin, Report, Setting};
+use crate::engine::config::dialect::Source;
+use crate::engine::config::{Origin, Report, Setting};
 use serde_json::{Map, Value, json};
-
-/// `default`, `$DSH_HOME`, `--dsh-home`, `/home/me/.dsh/cordis.patch.yml:4`, `shipped …:240`.
-pub fn origin_text(o: &Origin) -> String {
-    match o {
-        Origin::Default => "default".into(),
-        Origin::Env(name) => format!("${name}"),
-        Origin::Flag(name) => name.to_string(),
-        Origin::At(loc) => match &*loc.source {
-            Source::File(_) => loc.to_string(),
-            Source::Shipped(path) if loc.line == 0 => format!("shipped default, {path}"),
-            Source::Shipped(path) => format!("shipped default, {path}:{}", loc.line),
-        },
-    }
-}
 
 pub fn origin_json(o: &Origin) -> Value {
     match o {
@@ -109,7 +95,7 @@ fn value_text(v: &Value) -> String {
 }
 
 fn line(label: &str, s: &Setting) -> String {
-    let mut from = origin_text(&s.origin);
+    let mut from = s.origin.to_string();
     if let Some(note) = &s.note {
         from = format!("{from}; {note}");
     }
