@@ -200,7 +200,11 @@ fn each_kind_of_event_with_the_texts_catalog_prints() {
     assert_eq!(e["outcome"], "nothing", "{e:#}");
 
     // A flat file added.
-    std::fs::write(dsh.join("flat.md"), "---\nname: flat\ndescription: A flat skill.\n---\nF.\n").unwrap();
+    // Written whole (renamed into place): on a loaded machine a plain write can be seen empty
+    // first, and that evaluation (a file with no frontmatter) would come first.
+    let part = tempfile::NamedTempFile::new_in(p.parent().unwrap()).unwrap();
+    std::fs::write(part.path(), "---\nname: flat\ndescription: A flat skill.\n---\nF.\n").unwrap();
+    part.persist(dsh.join("flat.md")).unwrap();
     let e = w.change("a flat file");
     assert_eq!((e["outcome"].as_str(), names(&e["diff"]["added"])), (Some("replacement"), vec!["flat"]), "{e:#}");
 
