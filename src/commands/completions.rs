@@ -126,7 +126,7 @@ pub fn skill_names() -> Vec<CompletionCandidate> {
 /// Every lint rule id, and `all`.
 pub fn rule_ids() -> Vec<CompletionCandidate> {
     let mut out = vec![CompletionCandidate::new("all").help(Some("list every rule".into()))];
-    out.extend(crate::lint::rules::RULES.iter().map(|r| CompletionCandidate::new(r.id).help(Some(r.summary.into()))));
+    out.extend(crate::lint::rules::all().iter().map(|r| CompletionCandidate::new(r.id).help(Some(r.summary.into()))));
     out
 }
 

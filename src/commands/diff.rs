@@ -22,12 +22,17 @@ pub const EXIT_FAIL_ON: u8 = 1;
 
 /// Rules that look beside the skill file on disk (references, links): at a commit they would
 /// see the working tree, so the diff leaves them out of its lint comparison.
-const BESIDE_THE_FILE: &[&str] = &["broken-reference", "reference-escapes-bundle", "symlink-escapes-bundle"];
+const BESIDE_THE_FILE: &[&crate::lint::rules::Rule] = &[
+    &crate::lint::bundle::BROKEN_REFERENCE,
+    &crate::lint::bundle::REFERENCE_ESCAPES_BUNDLE,
+    &crate::lint::bundle::SYMLINK_ESCAPES_BUNDLE,
+];
 
 /// Entry-level rules whose search walks the disk beside discovery (folders nested in a root):
 /// left out for the same reason. The other entry-level findings (shadowing, same names, links,
 /// letter case, blank names) read the state through the overlay, as discovery does.
-const WALKS_THE_DISK: &[&str] = &["nested-too-deep", "ignored-entry"];
+const WALKS_THE_DISK: &[&crate::lint::rules::Rule] =
+    &[&crate::lint::targets::NESTED_TOO_DEEP, &crate::lint::targets::IGNORED_ENTRY];
 
 pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
     if matches!(g.format, Format::Sarif) {
@@ -172,7 +177,7 @@ fn lint_items(
                 {
                     out.insert(LintItem {
                         path: e.locator.clone().unwrap_or_else(|| e.path.clone()),
-                        rule: "harness-rejected".into(),
+                        rule: crate::lint::run::HARNESS_REJECTED.id.into(),
                         severity: "error".into(),
                         message: format!("the harness rejects this file: {}", w.lines().next().unwrap_or(w)),
                         line: None,

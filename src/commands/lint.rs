@@ -194,7 +194,7 @@ fn baseline(
 fn explain(g: &GlobalArgs, id: &str, io: &mut Io) -> anyhow::Result<u8> {
     if id == "all" {
         let mut s = String::new();
-        for r in rules::RULES {
+        for r in rules::all() {
             s.push_str(&format!(
                 "{:<26} {:<8} {}\n",
                 r.id,

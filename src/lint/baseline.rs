@@ -129,13 +129,14 @@ pub fn entry_path(path: &str, base_dir: &str) -> String {
 /// Rules whose span is a position, not the offending text (`body-too-long` points at the first
 /// line past the limit, whatever it holds; `frontmatter-missing` at the file's first character):
 /// fingerprinted by their message, as findings with an empty span are.
-const POSITIONAL: &[&str] = &["body-too-long", "frontmatter-missing"];
+const POSITIONAL: &[&super::rules::Rule] =
+    &[&crate::lint::check::BODY_TOO_LONG, &crate::lint::check::FRONTMATTER_MISSING];
 
 /// The fingerprint of a finding: SHA-256 of the rule and the offending text, 16 hex digits.
 pub fn fingerprint(f: &Finding, src: Option<&SourceText>, base_dir: &str) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
-    h.update(f.rule.as_bytes());
+    h.update(f.rule.id.as_bytes());
     h.update([0]);
     match (src, &f.span) {
         (Some(src), Some(span)) if !span.is_empty() && !POSITIONAL.contains(&f.rule) => {
@@ -264,7 +265,7 @@ impl Baseline {
 mod tests {
     use super::*;
 
-    fn report(text: &str, spans: &[(&'static str, std::ops::Range<usize>)]) -> Report {
+    fn report(text: &str, spans: &[(&'static crate::lint::rules::Rule, std::ops::Range<usize>)]) -> Report {
         let mut r = Report::default();
         r.files.insert("/p/a/SKILL.md".into(), SourceText::new(text.into(), true));
         for (rule, span) in spans {
@@ -276,9 +277,9 @@ mod tests {
 
     #[test]
     fn moving_lines_keeps_the_fingerprint_and_other_text_changes_it() {
-        let a = report("---\nname: a\nfoo: 1\n---\n", &[("unknown-key", 12..15)]);
-        let b = report("---\n\n\nname: a\n  foo: 1\n---\n", &[("unknown-key", 16..19)]);
-        let c = report("---\nname: a\nbar: 1\n---\n", &[("unknown-key", 12..15)]);
+        let a = report("---\nname: a\nfoo: 1\n---\n", &[(&crate::lint::check::UNKNOWN_KEY, 12..15)]);
+        let b = report("---\n\n\nname: a\n  foo: 1\n---\n", &[(&crate::lint::check::UNKNOWN_KEY, 16..19)]);
+        let c = report("---\nname: a\nbar: 1\n---\n", &[(&crate::lint::check::UNKNOWN_KEY, 12..15)]);
         let fp = |r: &Report| Baseline::of(r, "/p").findings[0].fingerprint.clone();
         assert_eq!(fp(&a), fp(&b));
         assert_ne!(fp(&a), fp(&c));
@@ -287,11 +288,19 @@ mod tests {
 
     #[test]
     fn identical_findings_are_counted_and_a_third_is_new() {
-        let two = report("x\nx\n", &[("unknown-key", 0..1), ("unknown-key", 2..3)]);
+        let two =
+            report("x\nx\n", &[(&crate::lint::check::UNKNOWN_KEY, 0..1), (&crate::lint::check::UNKNOWN_KEY, 2..3)]);
         let b = Baseline::of(&two, "/p");
         assert_eq!(b.findings.len(), 1);
         assert_eq!(b.findings[0].count, 2);
-        let mut three = report("x\nx\nx\n", &[("unknown-key", 0..1), ("unknown-key", 2..3), ("unknown-key", 4..5)]);
+        let mut three = report(
+            "x\nx\nx\n",
+            &[
+                (&crate::lint::check::UNKNOWN_KEY, 0..1),
+                (&crate::lint::check::UNKNOWN_KEY, 2..3),
+                (&crate::lint::check::UNKNOWN_KEY, 4..5),
+            ],
+        );
         let out = b.apply(&mut three, "/p", "b.json", &|_| true, &|_| true);
         assert_eq!((out.known, three.findings.len()), (2, 1));
         let again = Baseline::parse(&b.text()).unwrap();
@@ -300,7 +309,7 @@ mod tests {
 
     #[test]
     fn unmatched_entries_are_fixed_or_stale() {
-        let b = Baseline::of(&report("x\n", &[("unknown-key", 0..1)]), "/p");
+        let b = Baseline::of(&report("x\n", &[(&crate::lint::check::UNKNOWN_KEY, 0..1)]), "/p");
         let mut none = report("y\n", &[]);
         let out = b.apply(&mut none, "/p", "b.json", &|_| true, &|_| true);
         assert_eq!((out.fixed.len(), out.stale.len()), (1, 0));

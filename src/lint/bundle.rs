@@ -48,7 +48,7 @@ pub fn check_references(
     if let Some(open) = &scan.unclosed_fence {
         out.push(
             Finding::new(
-                "unclosed-code-fence",
+                &UNCLOSED_CODE_FENCE,
                 path,
                 format!("this code fence `{}` is never closed", open_fence_marker(&body[open.clone()])),
                 "the harness sends the body as it is; everything after this line reads as code to the model and \
@@ -74,7 +74,7 @@ pub fn check_references(
             }
             out.push(
                 Finding::new(
-                    "reference-escapes-bundle",
+                    &REFERENCE_ESCAPES_BUNDLE,
                     path,
                     format!("`{shown}` is an absolute path"),
                     "the model is told to resolve paths against the skill's base directory; an absolute path works only \
@@ -91,7 +91,7 @@ pub fn check_references(
             if std::fs::symlink_metadata(&joined).is_ok() {
                 out.push(
                     Finding::new(
-                        "reference-escapes-bundle",
+                        &REFERENCE_ESCAPES_BUNDLE,
                         path,
                         format!("`{shown}` leaves the skill's base directory (it resolves to `{joined}`, which exists)"),
                         format!(
@@ -106,7 +106,7 @@ pub fn check_references(
             } else {
                 out.push(
                     Finding::new(
-                        "broken-reference",
+                        &BROKEN_REFERENCE,
                         path,
                         format!("`{shown}` does not exist (it resolves to `{joined}`, outside the skill folder)"),
                         format!("the model resolves it against `{base}` and will not find the file"),
@@ -131,7 +131,7 @@ pub fn check_references(
             .filter(|dir| r.run && sibling.is_none() && std::fs::metadata(platform::join(base, dir)).is_err());
         let evidence = if missing_dir.is_some() { Evidence::Mention } else { r.evidence };
         let mut f = Finding::new(
-            "broken-reference",
+            &BROKEN_REFERENCE,
             path,
             format!("`{shown}` does not exist in the skill's base directory"),
             format!("the model is told to resolve relative paths against `{}` and will not find this file", base),
@@ -385,7 +385,7 @@ pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
             Ok(real) if repository.as_ref().is_some_and(|r| real.starts_with(r)) => {}
             Ok(real) => out.push(
                 Finding::new(
-                    "symlink-escapes-bundle",
+                    &SYMLINK_ESCAPES_BUNDLE,
                     &shown_link,
                     format!(
                         "this symbolic link points outside the skill folder{}, to `{}`",
@@ -400,7 +400,7 @@ pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
                 let why = if e.raw_os_error() == Some(40) { "loops" } else { "dangles" };
                 out.push(
                     Finding::new(
-                        "symlink-escapes-bundle",
+                        &SYMLINK_ESCAPES_BUNDLE,
                         &shown_link,
                         format!("this symbolic link {why} (it points at `{}`)", &target),
                         "the model, told that this folder holds the skill's files, will not be able to read it",
@@ -448,6 +448,70 @@ fn symlinks_under(dir: &Path) -> Vec<std::path::PathBuf> {
     let (mut out, mut budget) = (Vec::new(), MAX_ENTRIES);
     walk(dir, 1, &mut budget, &mut out);
     out
+}
+
+crate::lint::rules::declare_rules! {
+    BROKEN_REFERENCE = noted(
+        rule(
+            "broken-reference",
+            Warning,
+            Suspicious,
+            "A relative link or path mentioned in the body points at a file that does not exist.",
+            "The `skill` tool tells the model to resolve relative paths against the skill's base \
+         directory (the skill folder, or the root for a flat `.md` file). A link or a \
+         `scripts/...`, `references/...` or `assets/...` path that does not exist there sends the \
+         model looking for a file it cannot find.",
+            "Fix the path (the nearest existing file, or the same file in a neighbouring skill, is \
+         suggested) or add the file.",
+        ),
+        "info for a path only mentioned in passing (no link, no instruction to read or run it); \
+        illustrative paths (\"for example `scripts/x.py`\"), placeholders, `file:42` positions and \
+        paths about the user's project are not references",
+    );
+    REFERENCE_ESCAPES_BUNDLE = noted(
+        rule(
+            "reference-escapes-bundle",
+            Warning,
+            Suspicious,
+            "A relative reference leaves the skill's base directory (`..`), or is an absolute path.",
+            "A skill is meant to be a self-contained folder that can be copied, packaged or installed \
+         elsewhere. A reference through `..` or to an absolute path works only on the author's \
+         machine.",
+            "Copy the file into the skill folder and reference it relatively.",
+        ),
+        "info when the target exists (common and deliberate in project skills); a target through `..` \
+        that does not exist is a `broken-reference`",
+    );
+    SYMLINK_ESCAPES_BUNDLE = rule(
+        "symlink-escapes-bundle",
+        Warning,
+        Suspicious,
+        "A symbolic link inside the skill folder points outside it and outside its repository, or \
+         dangles.",
+        "Packaging, copying or installing the skill folder breaks such links, and the model, told \
+         to resolve paths against the skill's base directory, reaches a file that is not part of \
+         the skill. Links that stay inside the skill's repository (the nearest folder above it \
+         holding `.git`) are fine and not reported: a plugin's skills linking into a shared folder \
+         of the same repository (`../../commands/x.md`, `../../agents/personas/README.md`), or a \
+         mirror folder for another agent whose SKILL.md links to the canonical copy. Git keeps \
+         them, the harness follows them, and Claude Code copies a link's target when it installs \
+         a plugin. A skill outside any repository is held to its own folder.",
+        "Replace the link with the file itself, or keep the target inside the repository.",
+    );
+    UNCLOSED_CODE_FENCE = rule(
+        "unclosed-code-fence",
+        Warning,
+        Suspicious,
+        "A code fence (```` ``` ```` or `~~~`) in the body is never closed.",
+        "The body is read as CommonMark: a fence runs to a line of the same character, at least as \
+         long, with nothing after it and indented at most three spaces from its container (a fence \
+         line indented four spaces inside a block is part of the code). Reported when no such line \
+         comes and the block runs to the end of the body: everything after the opening line is code, \
+         and headings, links and instructions below it reach the model (and every Markdown renderer) \
+         as the contents of a code block.",
+        "Close the block with a line of the same fence characters (in a quote or a list item, \
+         indented like the opening fence).",
+    );
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ pub struct CheckOptions {
     pub neighbours: std::sync::Arc<super::bundle::Neighbours>,
     /// The portability rules this run turns off ([`Config::portability_off`](super::config::Config::portability_off)):
     /// their findings are not made (one per key on a file of many keys).
-    pub off: Vec<&'static str>,
+    pub off: Vec<&'static super::rules::Rule>,
 }
 
 /// What one file produced.
@@ -145,7 +145,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
         }
         Err(Fatal::Node(e)) => {
             result.findings.push(Finding::new(
-                "discovery-failed",
+                &DISCOVERY_FAILED,
                 path,
                 format!("the harness cannot read this file: {}", e.message()),
                 format!(
@@ -157,7 +157,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
         }
         Err(Fatal::TooLarge(size)) => {
             result.findings.push(Finding::new(
-                "discovery-failed",
+                &DISCOVERY_FAILED,
                 path,
                 format!("the file is {size} bytes, over Node's 2 GiB readFile limit"),
                 format!(
@@ -170,7 +170,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
         }
         Err(e @ Fatal::Js(_)) => {
             result.findings.push(Finding::new(
-                "discovery-failed",
+                &DISCOVERY_FAILED,
                 path,
                 format!("the harness cannot read this file: {e}"),
                 format!(
@@ -205,7 +205,7 @@ pub fn check_bytes(
             let at = first_invalid_utf8(bytes);
             findings.push(
                 Finding::new(
-                    "file-not-utf8",
+                    &FILE_NOT_UTF8,
                     path,
                     "the file is not valid UTF-8",
                     "the bundled root is read the plain-Node way: the harness loads the skill with U+FFFD in place \
@@ -228,7 +228,7 @@ pub fn check_bytes(
             let at = source.text.find('\0').unwrap_or(nul);
             findings.push(
                 Finding::new(
-                    "file-binary",
+                    &FILE_BINARY,
                     path,
                     "the file has a NUL byte in its first 8192 bytes, so the harness treats it as binary",
                     skip_text(&warning),
@@ -256,7 +256,7 @@ pub fn check_bytes(
             let line = source.position(at).line;
             findings.push(
                 Finding::new(
-                    "file-not-utf8",
+                    &FILE_NOT_UTF8,
                     path,
                     format!("the file is not valid UTF-8 (first invalid byte at offset {at}, line {line})"),
                     skip_text(&warning),
@@ -323,7 +323,7 @@ fn not_regular(subject: &Subject, what: &str, why: Unread) -> Finding {
     } else {
         "the harness skips this skill without a warning".to_string()
     };
-    Finding::new("skill-file-not-regular", &subject.path, format!("`SKILL.md` is {what}, not a file"), harness)
+    Finding::new(&SKILL_FILE_NOT_REGULAR, &subject.path, format!("`SKILL.md` is {what}, not a file"), harness)
         .help("make SKILL.md a regular file with the skill's frontmatter and instructions")
 }
 
@@ -569,11 +569,11 @@ impl<'a> Ctx<'a> {
         if text.starts_with('\u{FEFF}') && self.src.exact && !self.subject.node_mode {
             findings.push(
                 Finding::new(
-                    "utf8-bom",
+                    &UTF8_BOM,
                     self.path,
                     format!(
                         "the file starts with a UTF-8 byte order mark, which {} treat as missing frontmatter",
-                        self.targets("utf8-bom")
+                        self.targets(&UTF8_BOM)
                     ),
                     "the harness strips it here (project, custom and user roots) and loads the file",
                 )
@@ -588,12 +588,12 @@ impl<'a> Ctx<'a> {
             let edits = crlf.iter().map(|&i| edit(i..i + 1, "")).collect();
             findings.push(
                 Finding::new(
-                    "crlf-line-endings",
+                    &CRLF_LINE_ENDINGS,
                     self.path,
                     format!(
                         "the file uses CRLF line endings ({} lines), which fail validation in {}",
                         crlf.len(),
-                        self.targets("crlf-line-endings")
+                        self.targets(&CRLF_LINE_ENDINGS)
                     ),
                     "the harness accepts CRLF frontmatter; the body reaches the model with its carriage returns",
                 )
@@ -604,8 +604,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// "skills-ref, Codex" style list of the agents a portability rule is reported for.
-    fn targets(&self, rule: &str) -> String {
-        let all = super::rules::find(rule).map(|r| r.compat).unwrap_or(&[]);
+    fn targets(&self, rule: &super::rules::Rule) -> String {
+        let all = rule.compat;
         let chosen: Vec<Compat> = all.iter().copied().filter(|c| self.opts.compat.contains(c)).collect();
         let list = if chosen.is_empty() { all.to_vec() } else { chosen };
         let names: Vec<&str> = list
@@ -668,7 +668,7 @@ impl<'a> Ctx<'a> {
                     )
                 };
                 findings.push(
-                    Finding::new("frontmatter-not-mapping", self.path, msg, skip.to_string())
+                    Finding::new(&FRONTMATTER_NOT_MAPPING, self.path, msg, skip.to_string())
                         .at(span)
                         .help("write `name: ...` and `description: ...` as top-level keys between the `---` lines"),
                 );
@@ -688,7 +688,7 @@ impl<'a> Ctx<'a> {
         {
             findings.push(
                 Finding::new(
-                    "unreachable-skill",
+                    &UNREACHABLE_SKILL,
                     self.path,
                     "`disable-model-invocation: true` and `user-invocable: false` together",
                     "the harness loads this skill, but it is not in the model's catalog and `/name` does not work: \
@@ -729,7 +729,7 @@ impl<'a> Ctx<'a> {
 
     fn no_opening_fence(&self, skip: &str) -> Finding {
         let text = self.text;
-        let f = |msg: String| Finding::new("frontmatter-missing", self.path, msg, skip.to_string());
+        let f = |msg: String| Finding::new(&FRONTMATTER_MISSING, self.path, msg, skip.to_string());
         let Some(nl) = text.find('\n') else {
             let (msg, help) = if text.contains('\r') {
                 (
@@ -807,13 +807,13 @@ impl<'a> Ctx<'a> {
         // The configuration's file name, spelt out: `config` reads `check`'s key lists.
         let keep = "or keep it and accept the harness's log line: list it under `not-skills` in .dsh-skills-lint.yaml";
         if js::is_skill_name(stem) {
-            return Finding::new("frontmatter-missing", self.path, "the file has no frontmatter", skip.to_string())
+            return Finding::new(&FRONTMATTER_MISSING, self.path, "the file has no frontmatter", skip.to_string())
                 .help("start the file with `---`, `name: <slug>`, `description: <text>`, `---`, then the instructions")
                 .help(format!("if it is not a skill, move it out of the root `{root}`"))
                 .help(keep);
         }
         let mut f = Finding::new(
-            "not-a-skill",
+            &NOT_A_SKILL,
             self.path,
             format!(
                 "`{entry}` is not a skill, but it is in a skills root: the harness reads every `.md` file here as one"
@@ -846,7 +846,7 @@ impl<'a> Ctx<'a> {
         let text = self.text;
         let start = text.find('\n').map_or(text.len(), |i| i + 1);
         let mut finding = Finding::new(
-            "frontmatter-unclosed",
+            &FRONTMATTER_UNCLOSED,
             self.path,
             "the opening `---` has no closing `---` line",
             skip.to_string(),
@@ -880,7 +880,7 @@ impl<'a> Ctx<'a> {
         let span = parse_at_line_col(first).and_then(|(l, c)| self.yaml_line_col(l, c)).map(|o| o..o + 1);
         let msg = first.split(" at line ").next().unwrap_or(first);
         Finding::new(
-            "yaml-warning",
+            &YAML_WARNING,
             self.path,
             format!("the YAML parser warns: {msg}"),
             "the harness loads the value as a plain string and prints this warning on its stderr",
@@ -900,7 +900,7 @@ impl<'a> Ctx<'a> {
 
     fn yaml_error(&self, e: &yaml::YamlError, skip: &str) -> Finding {
         let duplicate = e.message.starts_with("Map keys must be unique");
-        let rule = if duplicate { "yaml-duplicate-key" } else { "yaml-syntax" };
+        let rule = if duplicate { &YAML_DUPLICATE_KEY } else { &YAML_SYNTAX };
         let message = e.message.split(" at line ").next().unwrap_or(&e.message).trim_end_matches(':');
         let pos = e.pos.as_ref().map(|p| self.yaml_file(p.byte)).or_else(|| {
             parse_at_line_col(&e.message)
@@ -1065,7 +1065,7 @@ impl<'a> Ctx<'a> {
     fn check_name(&self, obj: &Object, skip: &str, findings: &mut Vec<Finding>) -> Option<String> {
         match obj.get("name") {
             None => {
-                let mut f = Finding::new("name-required", self.path, "the frontmatter has no `name`", skip.to_string())
+                let mut f = Finding::new(&NAME_REQUIRED, self.path, "the frontmatter has no `name`", skip.to_string())
                     .at(self.first_line())
                     .help(format!(
                         "add `name: {}`; the harness takes the name only from the frontmatter, never from the \
@@ -1083,7 +1083,7 @@ impl<'a> Ctx<'a> {
             }
             Some(Value::String(s)) if s.is_empty() => {
                 findings.push(
-                    Finding::new("name-required", self.path, "`name` is an empty string", skip.to_string())
+                    Finding::new(&NAME_REQUIRED, self.path, "`name` is an empty string", skip.to_string())
                         .at_opt(self.value_span("name"))
                         .help("give the skill a lowercase slug name"),
                 );
@@ -1092,7 +1092,7 @@ impl<'a> Ctx<'a> {
             Some(Value::String(s)) => {
                 if !js::is_skill_name(s) {
                     let mut f = Finding::new(
-                        "name-invalid",
+                        &NAME_INVALID,
                         self.path,
                         format!("`{}` is not a valid skill name: {}", s, name_problem(s)),
                         skip.to_string(),
@@ -1116,7 +1116,7 @@ impl<'a> Ctx<'a> {
                     self.value_span("name").map(|r| self.src.text[self.src.clamp(&r)].to_string()).unwrap_or_default();
                 findings.push(
                     Finding::new(
-                        "name-required",
+                        &NAME_REQUIRED,
                         self.path,
                         format!("`name` is {}, not a string", shape(other)),
                         skip.to_string(),
@@ -1133,7 +1133,7 @@ impl<'a> Ctx<'a> {
         match obj.get("description") {
             None => {
                 let mut f = Finding::new(
-                    "description-required",
+                    &DESCRIPTION_REQUIRED,
                     self.path,
                     "the frontmatter has no `description`",
                     skip.to_string(),
@@ -1152,7 +1152,7 @@ impl<'a> Ctx<'a> {
             Some(Value::String(s)) if s.is_empty() => {
                 findings.push(
                     Finding::new(
-                        "description-required",
+                        &DESCRIPTION_REQUIRED,
                         self.path,
                         "`description` is an empty string",
                         skip.to_string(),
@@ -1166,7 +1166,7 @@ impl<'a> Ctx<'a> {
                 if s.chars().all(js::is_js_whitespace) {
                     findings.push(
                         Finding::new(
-                            "description-blank",
+                            &DESCRIPTION_BLANK,
                             self.path,
                             "`description` is only whitespace",
                             "the harness loads the skill, but the catalog shows it with an empty description",
@@ -1184,7 +1184,7 @@ impl<'a> Ctx<'a> {
                     .unwrap_or_default();
                 findings.push(
                     Finding::new(
-                        "description-required",
+                        &DESCRIPTION_REQUIRED,
                         self.path,
                         format!("`description` is {}, not a string", shape(other)),
                         skip.to_string(),
@@ -1235,7 +1235,7 @@ impl<'a> Ctx<'a> {
             };
             findings.push(
                 Finding::new(
-                    "legacy-invocation-key",
+                    &LEGACY_INVOCATION_KEY,
                     self.path,
                     format!("`{legacy}` is no longer supported; use `{canonical}`"),
                     skip.to_string(),
@@ -1257,7 +1257,7 @@ impl<'a> Ctx<'a> {
             };
             findings.push(
                 Finding::new(
-                    "invocation-not-boolean",
+                    &INVOCATION_NOT_BOOLEAN,
                     self.path,
                     format!("`{key}` is {shown}, which the harness does not accept as a boolean"),
                     skip.to_string(),
@@ -1274,7 +1274,7 @@ impl<'a> Ctx<'a> {
         {
             findings.push(
                 Finding::new(
-                    "ignored-field",
+                    &IGNORED_FIELD,
                     self.path,
                     format!(
                         "`whenToUse` is {}, not a non-empty string",
@@ -1291,7 +1291,7 @@ impl<'a> Ctx<'a> {
         {
             findings.push(
                 Finding::new(
-                    "ignored-field",
+                    &IGNORED_FIELD,
                     self.path,
                     format!("`metadata` is {}, not a mapping", shape(v)),
                     "the harness drops `metadata` silently and loads the skill without it",
@@ -1325,7 +1325,7 @@ impl<'a> Ctx<'a> {
                 };
                 findings.push(
                     Finding::new(
-                        "when-to-use-key",
+                        &WHEN_TO_USE_KEY,
                         self.path,
                         format!("`{}` is not `whenToUse`", key),
                         "the harness reads only `whenToUse` and ignores this key silently",
@@ -1347,7 +1347,7 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let mut f = Finding::new(
-                "unknown-key",
+                &UNKNOWN_KEY,
                 self.path,
                 format!("unknown frontmatter key `{}`", key),
                 "the harness ignores this key silently",
@@ -1396,7 +1396,7 @@ impl<'a> Ctx<'a> {
         let span = value.as_ref().and_then(|v| self.cut_in_source(v, normalized, cut)).or(value);
         findings.push(
             Finding::new(
-                "description-truncated",
+                &DESCRIPTION_TRUNCATED,
                 self.path,
                 format!(
                     "the description is {} UTF-16 units after whitespace is collapsed; the catalog keeps {keep} and adds \
@@ -1459,7 +1459,7 @@ impl<'a> Ctx<'a> {
         {
             findings.push(
                 Finding::new(
-                    "root-level-skill-md",
+                    &ROOT_LEVEL_SKILL_MD,
                     self.path,
                     "`SKILL.md` sits directly in the root, so it is a flat skill",
                     format!("the harness loads it, with the whole root `{}` as the skill's base directory", root),
@@ -1488,7 +1488,7 @@ impl<'a> Ctx<'a> {
         // new name must be free.
         let taken = !entry.eq_ignore_ascii_case(&renamed) && std::fs::symlink_metadata(&to).is_ok();
         let mut f = Finding::new(
-            "name-mismatch",
+            &NAME_MISMATCH,
             self.path,
             format!("the skill is named `{}` but its {what} is `{}`", name, entry),
             format!(
@@ -1532,11 +1532,11 @@ impl<'a> Ctx<'a> {
             if chars > 64 {
                 findings.push(
                     Finding::new(
-                        "name-too-long",
+                        &NAME_TOO_LONG,
                         self.path,
                         format!(
                             "`name` is {chars} characters, over the 64-character limit of {}",
-                            self.targets("name-too-long")
+                            self.targets(&NAME_TOO_LONG)
                         ),
                         "the harness has no limit and loads it",
                     )
@@ -1550,7 +1550,7 @@ impl<'a> Ctx<'a> {
             if raw > 1024 || collapsed > 1024 {
                 findings.push(
                     Finding::new(
-                        "description-too-long",
+                        &DESCRIPTION_TOO_LONG,
                         self.path,
                         format!(
                             "the description is {raw} characters ({collapsed} with whitespace collapsed, as Codex counts), over \
@@ -1573,7 +1573,7 @@ impl<'a> Ctx<'a> {
         if chosen.is_empty() {
             chosen = vec![Compat::Agentskills];
         }
-        if self.opts.off.contains(&"non-portable-key") {
+        if self.opts.off.contains(&&NON_PORTABLE_KEY) {
             return;
         }
         for (key, _) in obj.iter() {
@@ -1597,7 +1597,7 @@ impl<'a> Ctx<'a> {
             };
             findings.push(
                 Finding::new(
-                    "non-portable-key",
+                    &NON_PORTABLE_KEY,
                     self.path,
                     format!("`{}` is not a key of {}", key, rejecting.join(" or ")),
                     if HARNESS_KEYS.contains(&key) {
@@ -1622,7 +1622,7 @@ impl<'a> Ctx<'a> {
             let over = self.src.line_range(first_body_line + MAX_BODY_LINES);
             findings.push(
                 Finding::new(
-                    "body-too-long",
+                    &BODY_TOO_LONG,
                     self.path,
                     format!("the body is {lines} lines, over the recommended {MAX_BODY_LINES}"),
                     "the harness sends the whole body to the model every time the skill is loaded",
@@ -1878,6 +1878,361 @@ fn type_hint(key: &str, v: &Value, src: &str) -> String {
     }
 }
 
+crate::lint::rules::declare_rules! {
+    FRONTMATTER_MISSING = fixable(rule(
+        "frontmatter-missing",
+        Error,
+        Skipped,
+        "The file does not start with a `---` line.",
+        "The harness reads frontmatter only when the very first line of the file is exactly `---` \
+         (one trailing carriage return allowed) and the file contains a line break. A blank line or \
+         any text before it, trailing spaces (`--- `), four dashes, `---yaml`, a file with \
+         carriage-return-only line endings or a single-line file all count as \"missing YAML \
+         frontmatter\", and the harness skips the skill with that warning. In the bundled root the \
+         file is read the plain-Node way, which keeps a UTF-8 byte order mark, so a BOM there has \
+         the same effect.",
+        "Make the first line exactly `---`, followed by the YAML and a closing `---` line. \
+         `--fix` strips a byte order mark.",
+    ));
+    NOT_A_SKILL = rule(
+        "not-a-skill",
+        Warning,
+        Skipped,
+        "A Markdown file that is not a skill (`README.md`) sits in a skills root.",
+        "The harness reads every `.md` file directly in a root as a flat skill. A file with no \
+         frontmatter whose name could not be a skill's (capitals, underscores: `README.md`, \
+         `CHANGELOG.md`) is documentation kept there: the harness skips it and logs `ignored: \
+         missing YAML frontmatter` at every scan, and nothing else happens. (A file with a skill's \
+         name and no frontmatter is `frontmatter-missing`, an error: it looks like a skill that \
+         does not load.)",
+        "Move it out of the root (beside it: `.agents/skills/README.md` to `.agents/README.md`). \
+         Or keep it and accept the log line: list it under `not-skills` in `.dsh-skills-lint.yaml` \
+         (paths relative to that file); an entry that matches no file is reported \
+         (`config-unmatched`).",
+    );
+    FRONTMATTER_UNCLOSED = rule(
+        "frontmatter-unclosed",
+        Error,
+        Skipped,
+        "The opening `---` has no closing `---` line.",
+        "After the opening fence the harness looks for the first line that is exactly `---` \
+         (`...`, `--- ` with a trailing space, `----` and indented dashes do not count). Without \
+         one, the file has \"missing YAML frontmatter\" and the harness skips the skill.",
+        "Add a line with exactly `---` after the last frontmatter key.",
+    );
+    FRONTMATTER_NOT_MAPPING = rule(
+        "frontmatter-not-mapping",
+        Error,
+        Skipped,
+        "The frontmatter is empty, or its YAML is a scalar or a list rather than `key: value` pairs.",
+        "The harness needs the YAML between the fences to be a mapping. Empty frontmatter, \
+         comments only, a bare string or a list are all treated as \"missing YAML frontmatter\" \
+         and the skill is skipped.",
+        "Write `name: ...` and `description: ...` as top-level keys between the fences.",
+    );
+    YAML_SYNTAX = fixable(rule(
+        "yaml-syntax",
+        Error,
+        Skipped,
+        "The frontmatter is not valid YAML.",
+        "The harness parses the frontmatter with the npm `yaml` package (YAML 1.2, core schema) \
+         and skips the whole skill when it throws, logging \"invalid YAML frontmatter\". The \
+         classic traps: an unquoted `: ` inside a plain value (`description: Triage bugs: use \
+         when ...` is read as a nested mapping), a value that starts with `[` or `{` (read as a \
+         list or mapping), `@` or a backtick at the start of a value, `*`, `&` or `!` at the start \
+         of a value (alias, anchor, tag), and tabs used for indentation.",
+        "Quote the value (`description: \"Triage bugs: use when ...\"`) or use a folded block \
+         (`description: >-` and the text indented on the next lines); indent with spaces. `--fix` \
+         quotes a single-line value when that makes the YAML valid and keeps its text.",
+    ));
+    YAML_DUPLICATE_KEY = rule(
+        "yaml-duplicate-key",
+        Error,
+        Skipped,
+        "A frontmatter key appears twice.",
+        "The harness's YAML parser rejects duplicate keys (`Map keys must be unique`), even when \
+         one spelling is quoted (`name:` and `\"name\":`), and skips the skill. Other tools keep the \
+         last value silently, so the duplicate often goes unnoticed.",
+        "Delete one of the two keys.",
+    );
+    NAME_REQUIRED = rule(
+        "name-required",
+        Error,
+        Skipped,
+        "`name` is missing, empty, or not a string.",
+        "The harness takes a skill's name only from the frontmatter `name`, never from the folder \
+         or file name, and requires a non-empty string. A number (`name: 2024`), a boolean \
+         (`name: true`), null (`name:`), a list or a mapping does not count, and the harness skips \
+         the skill with \"frontmatter requires name and description\".",
+        "Add `name: <lowercase-slug>`; quote values YAML would read as numbers or booleans.",
+    );
+    NAME_INVALID = rule(
+        "name-invalid",
+        Error,
+        Skipped,
+        "`name` is not a lowercase slug (`^[a-z0-9]+(-[a-z0-9]+)*$`).",
+        "Skill names must be lowercase ASCII letters and digits in hyphen-separated groups: no \
+         capitals, underscores, spaces, dots, non-ASCII letters, leading, trailing or doubled \
+         hyphens, and no trailing newline (a `|` block scalar keeps one). The harness skips any \
+         other name with \"invalid skill name\".",
+        "Use the suggested slug.",
+    );
+    DESCRIPTION_REQUIRED = rule(
+        "description-required",
+        Error,
+        Skipped,
+        "`description` is missing, empty, or not a string.",
+        "The harness requires `description` to be a non-empty string: it is the text the model \
+         sees in the catalog to decide when to load the skill. Without it the harness skips the \
+         skill with \"frontmatter requires name and description\". A value that starts with `[` \
+         becomes a list, and `true`, `null` or a number are not strings either.",
+        "Add `description: <what the skill does and when to use it>`; quote it if needed.",
+    );
+    LEGACY_INVOCATION_KEY = fixable(rule(
+        "legacy-invocation-key",
+        Error,
+        Skipped,
+        "`disableModelInvocation`, `modelInvocable` or `userInvocable` is present.",
+        "Earlier harness versions used camelCase invocation keys. Since 0.1.0-rc (commit \
+         5923a17910) the mere presence of any of them, whatever its value, makes the harness skip \
+         the skill with \"invalid invocation frontmatter\". The replacements: \
+         `disableModelInvocation: X` becomes `disable-model-invocation: X`; `userInvocable: X` \
+         becomes `user-invocable: X`; `modelInvocable` has the inverted meaning: \
+         `modelInvocable: false` becomes `disable-model-invocation: true`, and \
+         `modelInvocable: true` is the default (delete it).",
+        "Rename the key as the finding says. `--fix` does it when the value is a boolean, inverting \
+         `modelInvocable`.",
+    ));
+    INVOCATION_NOT_BOOLEAN = rule(
+        "invocation-not-boolean",
+        Error,
+        Skipped,
+        "`disable-model-invocation` or `user-invocable` has a value the harness does not accept.",
+        "The harness accepts `true`/`false`, the numbers 1 and 0, and the strings `yes`/`no`, \
+         `on`/`off`, `true`/`false` (any letter case) and `\"1\"`/`\"0\"`. Anything else, including \
+         an empty value, `y`, `2`, `enabled` or a list, makes it skip the skill with \"must be a \
+         boolean\".",
+        "Write `true` or `false`.",
+    );
+    FILE_NOT_UTF8 = noted(
+        rule(
+            "file-not-utf8",
+            Error,
+            Skipped,
+            "The skill file is not valid UTF-8.",
+            "Project, custom and user roots are read through the harness's filesystem service, \
+             which decodes strictly: one invalid byte anywhere (Latin-1 or Windows-1252 text, a \
+             file cut in the middle of a character) makes it skip the skill with \"invalid UTF-8 \
+             text\". The bundled root is read the plain-Node way, which silently replaces invalid \
+             bytes with U+FFFD.",
+            "Re-save the file as UTF-8.",
+        ),
+        "a warning in the bundled root, where the harness loads the file with U+FFFD in place of \
+         the invalid bytes",
+    );
+    FILE_BINARY = rule(
+        "file-binary",
+        Error,
+        Skipped,
+        "The skill file has a NUL byte in its first 8192 bytes.",
+        "The harness's filesystem service treats a file with a NUL byte in its first 8192 bytes \
+         as binary and skips the skill with \"binary file\" (UTF-16 text has NUL bytes too).",
+        "Save the file as UTF-8 text.",
+    );
+    SKILL_FILE_NOT_REGULAR = rule(
+        "skill-file-not-regular",
+        Error,
+        Skipped,
+        "`SKILL.md` is a directory, a FIFO or a device.",
+        "The harness opens `<folder>/SKILL.md` directly. When it is a directory it skips the skill \
+         without a word (and in the bundled root, read the plain-Node way, the read fails with \
+         EISDIR and the whole provider fails). A FIFO or device is never a skill file.",
+        "Make `SKILL.md` a regular file.",
+    );
+    DISCOVERY_FAILED = rule(
+        "discovery-failed",
+        Error,
+        Skipped,
+        "An I/O error other than \"not found\" makes the whole discovery fail.",
+        "The harness treats only ENOENT and ENOTDIR as absence. Any other error while listing a \
+         root or opening a skill file, such as permission denied, makes the filesystem provider's \
+         `list()` throw: the harness logs `skill provider \"filesystem\" skipped`, loses every skill \
+         of every root, and publishes no catalog.",
+        "Fix the permissions (or remove the entry) so the harness can read it.",
+    );
+    NAME_MISMATCH = rule(
+        "name-mismatch",
+        Warning,
+        Suspicious,
+        "`name` differs from the folder name (or the file name of a flat skill).",
+        "The harness identifies a skill only by its frontmatter `name`: `/name`, the catalog and \
+         the `skill` tool use it, and the folder name plays no part. Claude Code invokes skills by \
+         folder name and the Agent Skills specification requires the two to match, so a mismatch \
+         gives the same skill two identities.",
+        "Rename the folder (or file) or the `name` so they match.",
+    );
+    DESCRIPTION_TRUNCATED = rule(
+        "description-truncated",
+        Warning,
+        Suspicious,
+        "The description is longer than the catalog limit, so the model sees it cut.",
+        "The catalog shows each model-invocable skill's description with whitespace runs \
+         collapsed, cut to `catalogDescriptionMaxLength` (500 by default) UTF-16 code units: the \
+         first limit-3 units followed by `...`. Whatever comes after the cut, often the \"use \
+         when\" clause that tells the model when to load the skill, never reaches the model.",
+        "Shorten the description, or move detail into the body; put trigger phrases first.",
+    );
+    DESCRIPTION_BLANK = rule(
+        "description-blank",
+        Warning,
+        Suspicious,
+        "The description is only whitespace.",
+        "A whitespace-only string passes the harness's \"non-empty string\" check, so the skill \
+         loads, but the catalog collapses it to nothing: the model sees the name and an empty \
+         description.",
+        "Write a description.",
+    );
+    WHEN_TO_USE_KEY = fixable(rule(
+        "when-to-use-key",
+        Warning,
+        Suspicious,
+        "`when_to_use`, `when-to-use` or another spelling is used instead of `whenToUse`.",
+        "The harness reads only the exact camelCase key `whenToUse`; `when_to_use` (Claude Code's \
+         spelling), `when-to-use`, `WhenToUse` and the like are ignored silently, so the text \
+         never reaches the skill's summary.",
+        "Rename the key to `whenToUse` (keep `when_to_use` as well if Claude Code reads the same \
+         file). `--fix` renames it when no `whenToUse` exists.",
+    ));
+    IGNORED_FIELD = rule(
+        "ignored-field",
+        Warning,
+        Suspicious,
+        "`whenToUse` is not a non-empty string, or `metadata` is not a mapping.",
+        "The harness keeps `whenToUse` only when it is a non-empty string and `metadata` only when \
+         it is a mapping; otherwise it drops them silently and the skill loads without them.",
+        "Make `whenToUse` a string and `metadata` a mapping of keys to values.",
+    );
+    UNKNOWN_KEY = noted(
+        rule(
+            "unknown-key",
+            Warning,
+            Suspicious,
+            "A frontmatter key that neither the harness nor any other known agent reads.",
+            "The harness reads `name`, `description`, `whenToUse`, `metadata`, \
+         `disable-model-invocation` and `user-invocable`, and ignores every other key silently. \
+         Keys of other agents (`license`, `allowed-tools`, `argument-hint`, `model`, ...) are \
+         expected and not reported; anything else is usually a misspelling, and a misspelled \
+         `user_invocable` or `Disable-Model-Invocation` means the setting never takes effect.",
+            "Use the suggested spelling, move custom data under `metadata`, or list the team's own keys \
+         under `extra-keys` in `.dsh-skills-lint.yaml`.",
+        ),
+        "info for a key that is not close to a key the harness reads (custom data, not a typo)",
+    );
+    BODY_TOO_LONG = rule(
+        "body-too-long",
+        Warning,
+        Suspicious,
+        "The body is over 500 lines.",
+        "The harness sends the whole body to the model every time the skill is loaded. The Agent \
+         Skills specification and Claude Code's guidance keep SKILL.md under 500 lines and move \
+         detail into referenced files that are read only when needed.",
+        "Move detail into `references/` files and link them.",
+    );
+    UNREACHABLE_SKILL = rule(
+        "unreachable-skill",
+        Warning,
+        Suspicious,
+        "`disable-model-invocation: true` together with `user-invocable: false`.",
+        "The harness loads the skill, but the model cannot call it (it is not in the catalog) and \
+         the user cannot invoke it with `/name`: nothing can ever use it.",
+        "Drop one of the two settings.",
+    );
+    ROOT_LEVEL_SKILL_MD = rule(
+        "root-level-skill-md",
+        Warning,
+        Suspicious,
+        "A file named `SKILL.md` directly in a root.",
+        "The harness reads `<root>/SKILL.md` as a flat skill, so its base directory is the whole \
+         root, not a skill folder: the model is told that every file in the root belongs to this \
+         skill.",
+        "Move it into a folder named after the skill.",
+    );
+    YAML_WARNING = rule(
+        "yaml-warning",
+        Warning,
+        Suspicious,
+        "The YAML parser warns about the frontmatter (for example an unknown tag).",
+        "The harness's YAML parser resolves an unknown tag such as `!foo` to a plain string and \
+         prints a warning on the process's stderr, where nobody reads it.",
+        "Remove the tag or quote the value.",
+    );
+    NAME_TOO_LONG = compat(
+        rule(
+            "name-too-long",
+            Warning,
+            Portability,
+            "`name` is longer than 64 characters.",
+            "The harness has no length limit, but the Agent Skills specification caps names at 64 \
+             characters, Claude Code documents the same limit, and Codex skips such a skill.",
+            "Shorten the name.",
+        ),
+        &[Compat::Agentskills, Compat::ClaudeCode, Compat::Codex],
+    );
+    DESCRIPTION_TOO_LONG = rule(
+        "description-too-long",
+        Warning,
+        Suspicious,
+        "The description is longer than 1024 characters.",
+        "The harness only cuts a long description in the catalog, but the Agent Skills specification \
+         forbids descriptions over 1024 characters, claude.ai uploads reject them, and Codex skips \
+         the whole skill (it counts characters after collapsing whitespace), so the same folder \
+         silently disappears there.",
+        "Shorten the description; move detail into the body.",
+    );
+    NON_PORTABLE_KEY = compat(
+        rule(
+            "non-portable-key",
+            Warning,
+            Portability,
+            "A frontmatter key the target agent's validator rejects.",
+            "The Agent Skills specification allows only `name`, `description`, `license`, \
+             `compatibility`, `metadata` and `allowed-tools`; `skills-ref validate`, Anthropic's \
+             `quick_validate.py` and claude.ai uploads reject anything else, including the \
+             harness's own `whenToUse`, `disable-model-invocation` and `user-invocable`. Claude \
+             Code reads its own set of keys (`when_to_use`, not `whenToUse`).",
+            "Move harness-only settings under `metadata` where possible, or lint without that \
+             `--compat` target for harness-only skills.",
+        ),
+        &[Compat::Agentskills, Compat::ClaudeCode],
+    );
+    UTF8_BOM = fixable(compat(
+        rule(
+            "utf8-bom",
+            Warning,
+            Portability,
+            "The file starts with a UTF-8 byte order mark.",
+            "The harness strips one BOM in project, custom and user roots, but `skills-ref`, \
+             Anthropic's validator and Codex require the file to start with `---` and treat a \
+             BOM as missing frontmatter.",
+            "Save without a BOM; `--fix` strips it.",
+        ),
+        &[Compat::Agentskills, Compat::Codex],
+    ));
+    CRLF_LINE_ENDINGS = fixable(compat(
+        rule(
+            "crlf-line-endings",
+            Warning,
+            Portability,
+            "The file uses CRLF line endings.",
+            "The harness accepts CRLF, but Anthropic's `quick_validate.py` (used to package skills \
+             for upload) matches the frontmatter with LF-only patterns and rejects the file, and \
+             the body reaches the model with its carriage returns.",
+            "Convert to LF (`git config core.autocrlf input`); `--fix` does it.",
+        ),
+        &[Compat::Agentskills],
+    ));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1974,7 +2329,7 @@ mod tests {
             let text = format!("---\nname: a\ndescription: {value}\n---\nBody.\n");
             std::fs::write(&path, &text).unwrap();
             let r = check_file(&subject, &opts);
-            let f = r.findings.iter().find(|f| f.rule == "description-truncated").expect(value);
+            let f = r.findings.iter().find(|f| f.rule == &DESCRIPTION_TRUNCATED).expect(value);
             let span = f.span.clone().unwrap();
             let lost = &text[span.start..];
             assert!(lost.starts_with("world") || lost.starts_with("''world"), "{value:?}: the span starts at {lost:?}");

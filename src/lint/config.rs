@@ -236,19 +236,17 @@ impl Config {
     /// The level a finding ends up with: the configured level for its rule, else its own; a
     /// portability rule is off unless one of its `--compat` targets is on or it is configured.
     pub fn level(&self, finding: &Finding, compat: &[Compat]) -> Option<Severity> {
-        if let Some(level) = self.levels.get(finding.rule) {
+        if let Some(level) = self.levels.get(finding.rule.id) {
             return *level;
         }
-        rules::find(finding.rule)?;
         (!self.portability_off(finding.rule, compat)).then_some(finding.severity)
     }
 
     /// Whether `rule` is a portability rule this run turns off: not configured, and none of its
     /// `--compat` targets on. Its findings would all be dropped ([`Config::level`]), so the
     /// checks need not make them.
-    pub fn portability_off(&self, rule: &str, compat: &[Compat]) -> bool {
-        !self.levels.contains_key(rule)
-            && rules::find(rule).is_some_and(|r| !r.compat.is_empty() && !r.compat.iter().any(|c| compat.contains(c)))
+    pub fn portability_off(&self, rule: &rules::Rule, compat: &[Compat]) -> bool {
+        !self.levels.contains_key(rule.id) && !rule.compat.is_empty() && !rule.compat.iter().any(|c| compat.contains(c))
     }
 }
 
@@ -304,7 +302,7 @@ impl Suppressions {
                 other => {
                     bad.push(
                         Finding::new(
-                            "invalid-suppression",
+                            &INVALID_SUPPRESSION,
                             path,
                             format!("unknown directive `{other}`"),
                             "lint ignores this comment; the harness ignores YAML comments",
@@ -318,7 +316,7 @@ impl Suppressions {
             if ids.is_empty() {
                 bad.push(
                     Finding::new(
-                        "invalid-suppression",
+                        &INVALID_SUPPRESSION,
                         path,
                         "the suppression names no rule",
                         "lint ignores this comment; the harness ignores YAML comments",
@@ -334,7 +332,7 @@ impl Suppressions {
                     let message = unknown.entry(id).or_insert_with(|| unknown_rule(id)).clone();
                     bad.push(
                         Finding::new(
-                            "invalid-suppression",
+                            &INVALID_SUPPRESSION,
                             path,
                             message,
                             "this comment suppresses nothing; the harness ignores YAML comments",
@@ -362,14 +360,14 @@ impl Suppressions {
     }
 
     pub fn suppresses(&self, f: &Finding, src: Option<&SourceText>) -> bool {
-        if self.file.iter().any(|r| r == f.rule) {
+        if self.file.iter().any(|r| r == f.rule.id) {
             return true;
         }
         match (&f.span, src) {
             (Some(span), Some(src)) if !self.lines.is_empty() => {
                 let line = src.line_of(span.start);
                 let from = self.lines.partition_point(|(l, _)| *l < line);
-                self.lines[from..].iter().take_while(|(l, _)| *l == line).any(|(_, r)| r == f.rule)
+                self.lines[from..].iter().take_while(|(l, _)| *l == line).any(|(_, r)| r == f.rule.id)
             }
             _ => false,
         }
@@ -401,6 +399,32 @@ fn list_items(value: &Value) -> Vec<&Value> {
         Value::Null => Vec::new(),
         v => vec![v],
     }
+}
+
+crate::lint::rules::declare_rules! {
+    INVALID_SUPPRESSION = rule(
+        "invalid-suppression",
+        Warning,
+        Suspicious,
+        "A `# dsh-skills-lint:` comment names an unknown rule or is malformed.",
+        "Suppression comments in the frontmatter must name existing rule ids; a misspelled id \
+         suppresses nothing.",
+        "Use an id from `dsh-skills lint --explain <rule>` or the README table.",
+    );
+    CONFIG_UNMATCHED = rule(
+        "config-unmatched",
+        Warning,
+        Suspicious,
+        "An `unscanned-ok` or `not-skills` entry of `.dsh-skills-lint.yaml` matches nothing.",
+        "An entry that matches nothing has no effect: a misspelt or moved folder is still reported \
+         (or the entry outlived the folder), and a `not-skills` file added later under that name \
+         would be silenced without review. Entries are paths relative to the folder of the \
+         configuration file; globs are not supported (the file is refused when an entry has `*`, \
+         `?` or `[`). `unscanned-ok` entries are checked when `lint` runs for the project (no \
+         paths on the command line), where every unscanned folder is searched; a `not-skills` \
+         entry whenever the file it names does not exist.",
+        "Correct the path (as `dsh-skills list` prints the folder) or remove the entry.",
+    );
 }
 
 #[cfg(test)]

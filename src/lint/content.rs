@@ -99,7 +99,7 @@ fn invisible(path: &str, text: &str, out: &mut Vec<Finding>) {
         };
         out.push(
             Finding::new(
-                "invisible-unicode",
+                &INVISIBLE_UNICODE,
                 path,
                 format!("invisible character U+{:04X} {name}", c as u32),
                 format!("the harness passes it to the model unchanged; {why}"),
@@ -239,7 +239,7 @@ fn home_paths(path: &str, text: &str, body: Range<usize>, out: &mut Vec<Finding>
             let in_code = fenced.iter().any(|r| r.contains(&start));
             out.push(
                 Finding::new(
-                    "home-path",
+                    &HOME_PATH,
                     path,
                     format!("`{home}` is one person's home directory"),
                     "the harness passes the path to the model as written; on any other machine it does not exist",
@@ -352,7 +352,7 @@ fn secrets(path: &str, text: &str, out: &mut Vec<Finding>) {
         };
         out.push(
             Finding::new(
-                "embedded-secret",
+                &EMBEDDED_SECRET,
                 path,
                 format!("this looks like {} (`{shown}`)", kind.what),
                 "the harness sends the whole file to the model, and the skill folder is shared, packaged and \
@@ -396,7 +396,7 @@ pub fn description_brackets(
     });
     Some(
         Finding::new(
-            "description-angle-brackets",
+            &DESCRIPTION_ANGLE_BRACKETS,
             path,
             if tag {
                 "the description contains an XML-like tag".to_string()
@@ -439,7 +439,7 @@ pub fn metadata_values(path: &str, text: &str, metadata: &Object, block: Option<
         };
         out.push(
             Finding::new(
-                "metadata-non-string",
+                &METADATA_NON_STRING,
                 path,
                 format!("`metadata.{key}` is {shape}, not a string"),
                 "the harness keeps it as it is; the Agent Skills specification defines `metadata` as a map of strings \
@@ -485,6 +485,68 @@ fn key_value_in(text: &str, block: Range<usize>, key: &str) -> Option<Range<usiz
         return Some(vstart..vstart + value.len());
     }
     None
+}
+
+crate::lint::rules::declare_rules! {
+    HOME_PATH = rule(
+        "home-path",
+        Warning,
+        Suspicious,
+        "The body has a hard-coded user home directory (`/Users/…`, `/home/<user>/…`, `C:\\Users\\…`).",
+        "The harness passes the body to the model as written. A path into one person's home \
+         directory exists only on that machine: the model on anyone else's machine looks for a file \
+         that is not there. Placeholder names (`/home/user`, `/Users/you`, `<name>`) are not reported.",
+        "Reference the skill's own files relatively (`scripts/x.py`), or write `~` or `$HOME`.",
+    );
+    INVISIBLE_UNICODE = rule(
+        "invisible-unicode",
+        Warning,
+        Suspicious,
+        "The file has invisible or bidirectional-control characters.",
+        "Zero-width spaces, word joiners, Unicode tag characters, bidirectional embeddings, \
+         overrides and isolates and terminal escapes are invisible in editors and code review, but \
+         the harness passes them to the model unchanged: they can hide instructions or make text \
+         read differently from what a reviewer sees. Joiners inside emoji and non-Latin words and \
+         direction marks in right-to-left text are not reported.",
+        "Delete the characters.",
+    );
+    EMBEDDED_SECRET = rule(
+        "embedded-secret",
+        Warning,
+        Suspicious,
+        "Something in the file looks like an API key, a token or a private key.",
+        "The harness sends the whole body to the model, and skill folders are committed, shared and \
+         packaged. Tokens with a known shape (AWS, GitHub, OpenAI, Anthropic, Slack, Google, GitLab, \
+         Stripe, PEM private keys) are reported; documented examples and placeholders (`EXAMPLE`, \
+         `xxxx`, `your-key`, `...`, short or low-variety strings) are not.",
+        "Remove and revoke the credential; have the model read it from an environment variable.",
+    );
+    DESCRIPTION_ANGLE_BRACKETS = compat(
+        rule(
+            "description-angle-brackets",
+            Warning,
+            Portability,
+            "The description contains `<`, `>` or an XML-like tag.",
+            "The harness shows the description as written, but Anthropic's `quick_validate.py` and \
+             claude.ai uploads reject a description with angle brackets, and Claude Code escapes them \
+             in synced skills.",
+            "Write the words instead (\"less than\", \"at most\"), or drop the tag.",
+        ),
+        &[Compat::Agentskills, Compat::ClaudeCode],
+    );
+    METADATA_NON_STRING = compat(
+        rule(
+            "metadata-non-string",
+            Warning,
+            Portability,
+            "A `metadata` value is not a string.",
+            "The harness keeps `metadata` as it is, but the Agent Skills specification defines it as \
+             a map of strings to strings: `version: 1.0` is a number there, and validators coerce \
+             (`1.0` becomes `1`) or reject it.",
+            "Quote the value: `version: \"1.0\"`.",
+        ),
+        &[Compat::Agentskills],
+    );
 }
 
 #[cfg(test)]

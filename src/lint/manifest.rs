@@ -55,7 +55,7 @@ fn strip_at(e: &serde_json::Error) -> String {
 
 fn invalid(file: &str, message: String) -> Finding {
     Finding::new(
-        "manifest-invalid",
+        &MANIFEST_INVALID,
         file,
         message,
         "the harness does not read plugin manifests, but Claude Code and the skill installers that do fail on this \
@@ -144,7 +144,7 @@ fn plugin_skills(
 
 fn missing(file: &str, message: String, dir: &str) -> Finding {
     Finding::new(
-        "manifest-missing-path",
+        &MANIFEST_MISSING_PATH,
         file,
         message,
         "installing the plugin fails or installs no skill from this path; the skill is missing wherever the plugin is \
@@ -222,7 +222,7 @@ fn marketplace(file: &str, text: &str, value: &Value, root: &str, tree: &Tree, o
     for s in tree.skills.iter().filter(|s| under_plugin(&s.dir) && !covered(&s.dir)) {
         out.push(
             Finding::new(
-                "manifest-unlisted-skill",
+                &MANIFEST_UNLISTED_SKILL,
                 &s.dir,
                 "no plugin of the marketplace lists this skill folder",
                 "every plugin of the marketplace lists its skills explicitly, and none lists this one: installing the \
@@ -233,4 +233,42 @@ fn marketplace(file: &str, text: &str, value: &Value, root: &str, tree: &Tree, o
             .help("add its path to the `skills` of the plugin that should ship it, or remove the folder"),
         );
     }
+}
+
+crate::lint::rules::declare_rules! {
+    MANIFEST_INVALID = rule(
+        "manifest-invalid",
+        Error,
+        Suspicious,
+        "A Claude Code plugin manifest (`.claude-plugin/marketplace.json` or `plugin.json`) is not \
+         valid JSON of the expected shape.",
+        "The harness does not read plugin manifests, but Claude Code and the skill installers \
+         that install a repository's skills through them do: a file that is not JSON, a \
+         marketplace without a `plugins` list, a plugin `source` that is neither a path nor a \
+         source object, or `skills` that is neither a path nor a list of paths makes them fail, \
+         and the skills are not installed. The finding names the line and column.",
+        "Fix the JSON at the line the finding names.",
+    );
+    MANIFEST_MISSING_PATH = rule(
+        "manifest-missing-path",
+        Error,
+        Suspicious,
+        "A plugin manifest names a plugin source or a skill path that does not exist or holds no \
+         skill.",
+        "A marketplace's local plugin `source` (relative to the marketplace root, after \
+         `metadata.pluginRoot`) and a plugin's `skills` paths (relative to the plugin root, each a \
+         skill folder or a folder of skill folders) must exist: installing the plugin fails or \
+         installs no skill from the path.",
+        "Correct the path (relative, starting with `./`) or remove the entry.",
+    );
+    MANIFEST_UNLISTED_SKILL = rule(
+        "manifest-unlisted-skill",
+        Warning,
+        Suspicious,
+        "A skill folder under a marketplace's plugins that no plugin's `skills` list names.",
+        "When every local plugin of a marketplace lists its skills explicitly, a skill folder \
+         under a plugin's root that no list names is installed by no plugin: it is in the \
+         repository but never reaches a user.",
+        "Add its path to the `skills` of the plugin that should ship it, or remove the folder.",
+    );
 }

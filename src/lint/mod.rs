@@ -14,8 +14,8 @@
 //! * [`run`] is one lint pass over all of that, as `dsh-skills lint` and the language server
 //!   both run it (the command adds fixes, baselines, output and the exit status).
 //!
-//! Every rule is listed once, in [`rules::RULES`], with its id, default severity and
-//! explanation. Nothing here prints or knows the command line: lint depends on the engine and
+//! Every rule is declared once, next to its check ([`rules`] says how), with its id, default
+//! severity and explanation. Nothing here prints or knows the command line: lint depends on the engine and
 //! the analysis helpers only.
 
 pub mod baseline;
@@ -33,6 +33,19 @@ pub mod source;
 pub mod subject;
 pub mod targets;
 pub mod term;
+
+/// The families of rules, beside their `mod` lines: each declares its rules next to its checks
+/// ([`rules::declare_rules!`]); [`rules::all`] gathers them in this order within each group.
+const RULE_FAMILIES: [&[&rules::Rule]; 8] = [
+    check::RULES,
+    content::RULES,
+    bundle::RULES,
+    targets::RULES,
+    manifest::RULES,
+    codex::RULES,
+    config::RULES,
+    run::RULES,
+];
 
 use serde::Serialize;
 use std::borrow::Cow;
@@ -148,8 +161,8 @@ pub struct Related {
 /// One problem, at one place, with what the harness will do about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// The rule id (kebab-case, stable).
-    pub rule: &'static str,
+    /// The rule (its `id` is kebab-case and stable).
+    pub rule: &'static rules::Rule,
     pub severity: Severity,
     /// The file (or directory) as the harness spells it: absolute, lexical, symlinks kept.
     pub path: String,
@@ -176,14 +189,14 @@ pub struct Finding {
 
 impl Finding {
     pub fn new(
-        rule: &'static str,
+        rule: &'static rules::Rule,
         path: &str,
         message: impl Into<String>,
         harness: impl Into<Cow<'static, str>>,
     ) -> Finding {
         Finding {
             rule,
-            severity: rules::find(rule).map_or(Severity::Warning, |r| r.severity),
+            severity: rule.severity,
             path: path.to_string(),
             span: None,
             message: message.into(),
@@ -439,7 +452,7 @@ mod tests {
             let findings: Vec<Finding> = (0..len)
                 .map(|i| {
                     let mut f = Finding::new(
-                        ["unknown-key", "name-invalid"][next(2) as usize],
+                        [&crate::lint::check::UNKNOWN_KEY, &crate::lint::check::NAME_INVALID][next(2) as usize],
                         ["/a/SKILL.md", "/b/SKILL.md", "/c.md"][next(3) as usize],
                         format!("m{}", next(3)),
                         "",

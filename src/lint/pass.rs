@@ -31,7 +31,7 @@ impl crate::engine::discover::FileCheck for InPass {
 pub fn keep_what_lint_needs(
     result: &mut super::check::FileResult,
     path: &str,
-    config: &super::config::Config,
+    config: &crate::lint::config::Config,
     compat: &[super::Compat],
 ) {
     result.findings.retain(|f| f.severity == Severity::Error || config.level(f, compat).is_some());

@@ -25,10 +25,10 @@ impl Options {
             compat: self.compat.clone(),
             extra_keys: self.config.extra_keys.clone(),
             neighbours: Default::default(),
-            off: crate::lint::rules::RULES
+            off: crate::lint::rules::all()
                 .iter()
-                .map(|r| r.id)
-                .filter(|id| self.config.portability_off(id, &self.compat))
+                .copied()
+                .filter(|r| self.config.portability_off(r, &self.compat))
                 .collect(),
         }
     }
@@ -74,7 +74,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
                 if !search.folders.iter().any(|f| &f.path == path) {
                     t.findings.push(
                         Finding::new(
-                            "config-unmatched",
+                            &crate::lint::config::CONFIG_UNMATCHED,
                             config,
                             format!(
                                 "`unscanned-ok` entry `{written}` matches no skill folder the harness does not scan \
@@ -198,10 +198,12 @@ pub fn lint_targets(mut t: targets::Targets, settings: &Settings, env: &Environm
         findings.extend(links);
         let mut file_findings = r.findings;
         if let Some(w) = &r.harness_warning
-            && !file_findings.iter().any(|f| f.severity == Severity::Error || f.rule == "not-a-skill")
+            && !file_findings
+                .iter()
+                .any(|f| f.severity == Severity::Error || f.rule == &crate::lint::check::NOT_A_SKILL)
         {
             file_findings.push(Finding::new(
-                "harness-rejected",
+                &HARNESS_REJECTED,
                 &s.path,
                 format!("the harness rejects this file: {}", w.lines().next().unwrap_or(w)),
                 check::skip_text(w),
@@ -267,7 +269,10 @@ pub fn lint_targets(mut t: targets::Targets, settings: &Settings, env: &Environm
     }
     findings.extend(name_collisions(outside_names, &settings.locale));
     for f in &mut findings {
-        if f.span.is_none() && matches!(f.rule, "shadowed-skill" | "duplicate-name" | "name-collision") {
+        if f.span.is_none()
+            && [&crate::lint::targets::SHADOWED_SKILL, &crate::lint::targets::DUPLICATE_NAME, &NAME_COLLISION]
+                .contains(&f.rule)
+        {
             f.span = name_spans.get(&f.path).cloned();
         }
     }
@@ -277,14 +282,16 @@ pub fn lint_targets(mut t: targets::Targets, settings: &Settings, env: &Environm
     if !opts.config.not_skills.is_empty() {
         let listed = opts.config.not_skills_paths(&env.process_cwd);
         findings.retain(|f| {
-            !(matches!(f.rule, "not-a-skill" | "frontmatter-missing" | "harness-rejected") && listed.contains(&f.path))
+            !([&crate::lint::check::NOT_A_SKILL, &crate::lint::check::FRONTMATTER_MISSING, &HARNESS_REJECTED]
+                .contains(&f.rule)
+                && listed.contains(&f.path))
         });
         let at = opts.config.path.clone().unwrap_or_default();
         for (entry, path) in opts.config.not_skills.iter().zip(&listed) {
             if std::fs::symlink_metadata(path).is_err() {
                 findings.push(
                     Finding::new(
-                        "config-unmatched",
+                        &crate::lint::config::CONFIG_UNMATCHED,
                         &at,
                         format!("`not-skills` lists `{entry}`, but there is no such file"),
                         "the entry silences nothing",
@@ -342,7 +349,7 @@ fn name_collisions(mut names: Vec<(String, String)>, locale: &str) -> Vec<Findin
             };
             out.push(
                 Finding::new(
-                    "name-collision",
+                    &NAME_COLLISION,
                     path,
                     format!("another skill of this repository is also named `{name}`"),
                     format!(
@@ -451,4 +458,29 @@ fn withdraw_refused_fixes(findings: &mut [Finding], report: &Report, subjects: &
         f.fix = None;
         f.help.push(format!("no automatic fix: {}", why.trim_end_matches("; not applied")).into());
     }
+}
+
+crate::lint::rules::declare_rules! {
+    HARNESS_REJECTED = rule(
+        "harness-rejected",
+        Error,
+        Skipped,
+        "The harness skips this file with a warning that no more specific rule explains.",
+        "A safety net: dsh-skills reproduces the harness's checks, and whenever the harness would \
+         skip a file with a warning, lint reports an error even if none of its specific rules \
+         matched. The message is the harness's own log line.",
+        "Read the harness's message; please report the case so a specific rule can cover it.",
+    );
+    NAME_COLLISION = rule(
+        "name-collision",
+        Warning,
+        Suspicious,
+        "Two skills of one repository, outside the roots, declare the same `name`.",
+        "A collection or marketplace is installed into skill roots. Two skills with one `name` \
+         shadow each other there: in one root the entry that sorts first (ICU collation for the \
+         process locale) wins, in two roots the higher-ranked root's copy, and the other is \
+         ignored with the shadow warning. Two folders with one name cannot be installed into one \
+         root at all.",
+        "Give each skill its own name (and folder), or remove the stale copy.",
+    );
 }

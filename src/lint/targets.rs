@@ -111,7 +111,7 @@ pub fn from_snapshot(snap: &Snapshot) -> Targets {
 
 /// A provider failure: every skill is lost and there is no catalog.
 fn provider_failure(path: &str, provider: &str, error: &str, is_root: bool) -> Finding {
-    let rule = if error.contains("ELOOP") { "symlink-loop" } else { "discovery-failed" };
+    let rule = if error.contains("ELOOP") { &SYMLINK_LOOP } else { &crate::lint::check::DISCOVERY_FAILED };
     let what = if error.contains("ELOOP") {
         "a symbolic link here loops"
     } else if error.contains("EACCES") || error.contains("permission denied") {
@@ -131,7 +131,7 @@ fn provider_failure(path: &str, provider: &str, error: &str, is_root: bool) -> F
             error
         ),
     )
-    .help(if rule == "symlink-loop" {
+    .help(if rule == &SYMLINK_LOOP {
         "remove the looping link or point it at a real directory"
     } else {
         "fix the permissions or remove the entry"
@@ -149,7 +149,7 @@ fn blank_entry(root: &str, path: &str) -> Finding {
         n => format!("none of its {n} other entries is loaded"),
     };
     Finding::new(
-        "blank-entry-name",
+        &BLANK_ENTRY_NAME,
         path,
         format!(
             "this entry's name is only white space ({}): the harness ignores every skill in `{root}`",
@@ -172,7 +172,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
         let shown = platform::join(&root.root.path, &raw.raw_name.to_string_lossy());
         t.findings.push(
             Finding::new(
-                "ignored-entry",
+                &IGNORED_ENTRY,
                 &shown,
                 "this entry's name is not valid UTF-8",
                 "the harness cannot open it again by name and skips it without a warning",
@@ -195,7 +195,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
             Outcome::Silent(SilentReason::NotAFile(what)) => {
                 t.findings.push(
                     Finding::new(
-                        "skill-file-not-regular",
+                        &crate::lint::check::SKILL_FILE_NOT_REGULAR,
                         &locator,
                         format!("`SKILL.md` is {what}, not a file"),
                         "the harness skips this skill without a warning",
@@ -205,7 +205,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
             }
             Outcome::Unreadable(what, why) => {
                 t.findings.push(Finding::new(
-                    "skill-file-not-regular",
+                    &crate::lint::check::SKILL_FILE_NOT_REGULAR,
                     &locator,
                     format!("`SKILL.md` is a {what}, not a file"),
                     format!("the harness {}, in the bundled root; dsh-skills does not read it", why.harness()),
@@ -223,7 +223,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
                 if has_skill {
                     t.findings.push(
                         Finding::new(
-                            "ignored-entry",
+                            &IGNORED_ENTRY,
                             &e.path,
                             "`.system` holds skills, but the harness skips `.system` in this root",
                             "the harness skips the entry `.system` of ~/.dsh/skills (a relic of its first design) without a \
@@ -259,7 +259,7 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
         };
         t.findings.push(
             Finding::new(
-                "dangling-symlink",
+                &DANGLING_SYMLINK,
                 path,
                 format!(
                     "this symbolic link points at `{}`, which {}",
@@ -282,7 +282,7 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
         let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
         t.findings.push(
             Finding::new(
-                "ignored-entry",
+                &IGNORED_ENTRY,
                 path,
                 format!("`{}` does not end in exactly `.md`", name),
                 "the harness reads flat skills only from files ending in `.md` (case-sensitive) and ignores this one \
@@ -302,7 +302,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
         let target = crate::engine::nodefs::readlink(&locator).unwrap_or_default();
         t.findings.push(
             Finding::new(
-                "dangling-symlink",
+                &DANGLING_SYMLINK,
                 &locator,
                 format!("`SKILL.md` is a symbolic link to `{}`, which does not exist", &target),
                 "the harness skips this skill without a warning",
@@ -324,7 +324,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
         let to = platform::join(root, &basename(&moved));
         let well_formed = well_formed_name(&file).is_some();
         let mut f = Finding::new(
-            "nested-too-deep",
+            &NESTED_TOO_DEEP,
             &file,
             format!("this skill is nested inside `{}/` of the root `{}`", &group, root),
             "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
@@ -348,7 +348,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
     }
     if let Some(note) = stopped {
         t.findings.push(
-            Finding::new("nested-too-deep", dir, note, "entries past the budget were not checked")
+            Finding::new(&NESTED_TOO_DEEP, dir, note, "entries past the budget were not checked")
                 .severity(Severity::Info),
         );
     }
@@ -377,7 +377,7 @@ fn case_finding(dir: &str, variant: &str) -> Finding {
     let path = platform::join(dir, variant);
     let severity = if well_formed_name(&path).is_some() { Severity::Error } else { Severity::Warning };
     Finding::new(
-        "skill-md-case",
+        &SKILL_MD_CASE,
         &path,
         format!("the skill file is named `{}`, not `SKILL.md`", variant),
         "the harness opens `SKILL.md` by exact name: this skill is found on case-insensitive filesystems (macOS, \
@@ -491,7 +491,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
             format!("skill \"{name}\" from {} ignored because a higher-priority skill already exists", l.source);
         let finding = match &w.path {
             Some(wpath) if same_file(wpath, lpath) => Finding::new(
-                "shadowed-skill",
+                &SHADOWED_SKILL,
                 lpath,
                 format!(
                     "this file is reached twice: through the {} root and through the {} root, which are the same \
@@ -510,7 +510,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                     let prefix = format!("{root}{}", platform::SEP);
                     let wrel = wpath.strip_prefix(&prefix).unwrap_or(wpath);
                     Finding::new(
-                        "duplicate-name",
+                        &DUPLICATE_NAME,
                         lpath,
                         format!(
                             "another skill in the same root is also named `{name}`: `{}`",
@@ -541,7 +541,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                     // two copies in one scope (project .dsh vs .agents, two custom dirs) are not.
                     let by_design = l.layer == w.layer && scope(w.source) != scope(l.source);
                     let f = Finding::new(
-                        "shadowed-skill",
+                        &SHADOWED_SKILL,
                         lpath,
                         format!("`{name}` is shadowed by `{}` from the {} root", wpath, w.source),
                         format!("the harness loads the other copy and ignores this one ({how}); it logs `{logged}`"),
@@ -559,7 +559,7 @@ fn shadow_findings(snap: &Snapshot, t: &mut Targets) {
                 }
             }
             None => Finding::new(
-                "shadowed-skill",
+                &SHADOWED_SKILL,
                 lpath,
                 format!("`{name}` is also the name of the packaged {} skill, which wins", w.provider),
                 format!("the harness loads the packaged skill and ignores this file; it logs `{logged}`"),
@@ -635,7 +635,7 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search, within: O
             })
             .collect();
         let mut finding = Finding::new(
-            "unscanned-skill-folder",
+            &UNSCANNED_SKILL_FOLDER,
             &f.path,
             format!("this folder holds {}, but the harness does not scan it for this working directory", f.holds()),
             format!("the harness never loads these skills, without a warning: {}", f.why),
@@ -677,7 +677,7 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search, within: O
         let dirs: Vec<String> = as_dirs.iter().map(|f| serde_json::to_string(&f.path).unwrap_or_default()).collect();
         let linked = open.len() - as_dirs.len();
         let mut note = Finding::new(
-            "unscanned-skill-folder",
+            &UNSCANNED_SKILL_FOLDER,
             &at,
             format!(
                 "{} folders of this project hold {skills} skills the harness does not scan for this working directory",
@@ -706,7 +706,7 @@ pub fn unscanned_findings(search: &crate::analysis::unscanned::Search, within: O
     }
     if let Some(note) = search.stopped.as_ref().filter(|_| within.is_none_or(|w| inside(&at, w))) {
         out.push(
-            Finding::new("unscanned-skill-folder", &at, note.clone(), "folders past the budget were not checked")
+            Finding::new(&UNSCANNED_SKILL_FOLDER, &at, note.clone(), "folders past the budget were not checked")
                 .severity(Severity::Info),
         );
     }
@@ -945,4 +945,137 @@ fn root_targets(dir: &str, settings: &Settings, env: &Environment) -> Targets {
 
 fn basename(p: &str) -> String {
     p.trim_end_matches(platform::SEP).rsplit(platform::SEP).next().unwrap_or("").to_string()
+}
+
+crate::lint::rules::declare_rules! {
+    SYMLINK_LOOP = rule(
+        "symlink-loop",
+        Error,
+        Skipped,
+        "A symbolic link loops (ELOOP), which makes the whole discovery fail.",
+        "The harness resolves every entry of a root with `realpath`. A link that loops is not an \
+         absence but a failure: the filesystem provider's `list()` throws, the harness logs `skill \
+         provider \"filesystem\" skipped`, every skill from every root is lost, and the model gets \
+         no catalog at all.",
+        "Remove the link or point it at a real directory.",
+    );
+    BLANK_ENTRY_NAME = rule(
+        "blank-entry-name",
+        Error,
+        Skipped,
+        "An entry of a root whose name is only white space hides every skill of that root.",
+        "While listing a root, the harness's filesystem service resolves each entry by name and \
+         refuses a name that JavaScript's `trim()` empties (a space, a tab, U+3000, ...) with \
+         `FS_NOT_FOUND`. The provider reads that code as \"the root does not exist\": every skill \
+         of the root is lost, without a warning, while the other roots load as usual.",
+        "Rename the entry to a name with a visible character, or remove it.",
+    );
+    DANGLING_SYMLINK = noted(
+        rule(
+            "dangling-symlink",
+            Warning,
+            Skipped,
+            "A symbolic link in a root, or a `SKILL.md` link, points at nothing.",
+            "In project, custom and user roots the harness drops an entry whose link dangles \
+             without a word, so the skill silently disappears. In the bundled root it logs \"failed \
+             to follow symbolic link\" and skips the entry.",
+            "Fix or remove the link.",
+        ),
+        "an error in the bundled root, where the harness warns and skips the entry",
+    );
+    SHADOWED_SKILL = noted(
+        rule(
+            "shadowed-skill",
+            Warning,
+            Suspicious,
+            "A skill with the same name in a higher-ranked root wins, so this copy is ignored.",
+            "Roots rank project `.dsh/skills` (100) over project `.agents/skills` (200), custom \
+             dirs (300, in configured order), `~/.dsh/skills` (400), `~/.agents/skills` (500) and \
+             the bundled dir (600). For each name the highest-ranked copy wins; the harness logs \
+             \"skill \\\"x\\\" from <source> ignored because a higher-priority skill already exists\" \
+             for every other copy, and edits to the losing copy have no effect.",
+            "Rename one of the skills, or delete the stale copy.",
+        ),
+        "info when the winning copy is in another scope (a project skill over a personal one: the \
+         harness working as designed) or both copies are the same file reached through two roots; a \
+         warning within one scope (project `.dsh` vs project `.agents`, two custom dirs, `~/.dsh` vs \
+         `~/.agents`)",
+    );
+    DUPLICATE_NAME = rule(
+        "duplicate-name",
+        Warning,
+        Suspicious,
+        "Two skills in the same root declare the same `name`.",
+        "Within one root the harness takes entries in ICU collation order for the process locale \
+         (as JavaScript's `localeCompare`, not byte order): the entry that sorts first wins and \
+         the other is ignored with the shadow warning. `foo_bar/` sorts before `foo-bar.md`, and \
+         `a.md` before `B.md`. Which copy wins is easy to get wrong.",
+        "Give each skill its own name, or delete one copy.",
+    );
+    SKILL_MD_CASE = noted(
+        rule(
+            "skill-md-case",
+            Error,
+            Suspicious,
+            "A skill folder has `skill.md` (or another spelling) instead of `SKILL.md`.",
+            "The harness opens `<folder>/SKILL.md` by that exact name. On case-insensitive filesystems \
+         (macOS, Windows) `skill.md` is found too, so the skill works there and silently \
+         disappears on Linux, including CI and servers.",
+            "Rename the file to `SKILL.md`.",
+        ),
+        "a warning when the file would not load anyway (its frontmatter is not a valid skill)",
+    );
+    IGNORED_ENTRY = rule(
+        "ignored-entry",
+        Warning,
+        Suspicious,
+        "A file in a root that the harness passes over silently (`.markdown`, `.MD`, `.system`).",
+        "Flat skills must end in exactly `.md` (case-sensitive): `.markdown`, `.MD` or `.mdx` files \
+         are ignored. In `~/.dsh/skills` an entry named `.system` is skipped. Entries whose names \
+         are not valid UTF-8 cannot be opened. None of these produce a warning in the harness.",
+        "Rename the file to end in `.md`, or move the skill to its own folder.",
+    );
+    NESTED_TOO_DEEP = noted(
+        rule(
+            "nested-too-deep",
+            Error,
+            Suspicious,
+            "A `SKILL.md` more than one level below a root.",
+            "The harness looks exactly one level deep: `<root>/<folder>/SKILL.md` and \
+             `<root>/<file>.md`. A skill in `<root>/<group>/<folder>/SKILL.md` is never discovered, \
+             without a warning. A well-formed skill there was evidently meant to load, so this is an \
+             error. A `SKILL.md` inside a skill folder that has its own `SKILL.md` is that skill's \
+             content (a template or an example) and is not reported; neither is a skill directly in \
+             a root.",
+            "Move the skill folder directly under the root (the finding gives the command).",
+        ),
+        "a warning when the nested file would not load anyway (its frontmatter is not a valid skill)",
+    );
+    UNSCANNED_SKILL_FOLDER = noted(
+        rule(
+            "unscanned-skill-folder",
+            Warning,
+            Suspicious,
+            "Skills in a folder the harness does not scan for this working directory.",
+            "The harness scans `.dsh/skills` and `.agents/skills` of the project root (the nearest \
+             ancestor of the cwd with `.git`), custom dirs, `~/.dsh/skills`, `~/.agents/skills` and \
+             the bundled dir, nothing else. Skills in another agent's folder (`.claude/skills`, \
+             `.codex/skills`, `.github/skills`, ...), in a top-level `skills/`, in a monorepo \
+             package's own `.agents/skills`, in an ancestor above the project root or in a parent \
+             of the cwd that is not the project root are never loaded, without a warning. A \
+             repository may keep such a folder for another agent on purpose: list it under \
+             `unscanned-ok` in `.dsh-skills-lint.yaml` and lint stops reporting it. Any other folder \
+             of the project that holds skill folders (a collection's `skills/`, a marketplace's \
+             `plugins/<plugin>/skills/`, a category folder) is reported too, once per folder, with \
+             one more note adding them all when there are several; its skills are linted as the \
+             units they install as, without placement rules.",
+            "Move the skills into the project's `.agents/skills` (or `~/.agents/skills` for a \
+             personal folder), link them there, or add the folder to `customSkillDirs` (preview \
+             with `--root` or `--custom-dir`); a collection's folder is added as a custom dir or its \
+             skills linked. The finding gives the exact commands.",
+        ),
+        "a warning in a project that uses the harness (its root holds `.dsh/` or `.agents/skills/`); \
+         a note (info) otherwise, in a collection or marketplace, where skills outside the roots \
+         are the point",
+    );
 }

@@ -100,7 +100,8 @@ pub fn lint_buffer(
         let base = subject.base_dir().to_string();
         for dir in [platform::dirname(&base), base] {
             let about_folder = d.findings.get(&dir).into_iter().flatten();
-            t.findings.extend(about_folder.filter(|f| f.rule == "unscanned-skill-folder").cloned());
+            t.findings
+                .extend(about_folder.filter(|f| f.rule == &crate::lint::targets::UNSCANNED_SKILL_FOLDER).cloned());
         }
     }
     t.subjects.push(subject);

@@ -389,7 +389,7 @@ fn completion(shared: &Shared, doc: &Doc, pos: Position) -> Vec<CompletionItem> 
                     .map(|d| item(d, CompletionItemKind::KEYWORD, "dsh-skills-lint directive"))
                     .collect();
             }
-            return rules::RULES.iter().map(|r| item(r.id, CompletionItemKind::VALUE, r.summary)).collect();
+            return rules::all().iter().map(|r| item(r.id, CompletionItemKind::VALUE, r.summary)).collect();
         }
         if let Some((key, _)) = before.split_once(':') {
             if !before.starts_with([' ', '\t']) && front::BOOLEAN_KEYS.contains(&key.trim()) {

@@ -57,7 +57,7 @@ pub fn write(report: &Report, opts: Options, out: &mut dyn Write) -> io::Result<
     let counts = rule_counts(report);
     let grouped =
         |f: &Finding| !opts.verbose && counts.get(&(f.rule, f.severity)).is_some_and(|c| c.findings > IN_FULL);
-    let mut seen: HashMap<(&str, Severity), ()> = HashMap::new();
+    let mut seen: HashMap<RuleKey, ()> = HashMap::new();
     for (i, f) in report.findings.iter().enumerate() {
         if grouped(f) {
             if seen.insert((f.rule, f.severity), ()).is_some() {
@@ -117,7 +117,7 @@ pub struct RuleCount {
 }
 
 /// The findings of one rule at one level (a graded rule reports at more than one).
-type RuleKey = (&'static str, Severity);
+type RuleKey = (&'static crate::lint::rules::Rule, Severity);
 
 /// Per rule and level: findings, distinct files, fixable ones (findings are sorted by file).
 fn rule_counts(report: &Report) -> HashMap<RuleKey, RuleCount> {
@@ -182,7 +182,7 @@ fn group_tail(report: &Report, first: usize, count: &RuleCount, opts: Options) -
 fn table(counts: &HashMap<RuleKey, RuleCount>, opts: Options) -> String {
     let mut rows: Vec<(&RuleKey, &RuleCount)> = counts.iter().collect();
     rows.sort_by(|a, b| b.0.1.cmp(&a.0.1).then(b.1.findings.cmp(&a.1.findings)).then(a.0.0.cmp(b.0.0)));
-    let id_width = rows.iter().map(|((id, _), _)| id.len()).max().unwrap_or(4).max(4);
+    let id_width = rows.iter().map(|((rule, _), _)| rule.id.len()).max().unwrap_or(4).max(4);
     let mut out =
         format!("{:<id_width$}  {:<7}  {:>8}  {:>5}  {:>7}\n", "rule", "level", "findings", "files", "fixable");
     for ((id, severity), c) in rows {
@@ -285,7 +285,7 @@ const MAX_EXCERPT: usize = 16 << 10;
 
 fn finding(report: &Report, f: &Finding, renderer: &Renderer, width: usize, tail: Option<String>) -> String {
     let display = term::escape(&report.display_path(&f.path)).into_owned();
-    let title = level(f.severity).primary_title(term::escape(&f.message).into_owned()).id(f.rule);
+    let title = level(f.severity).primary_title(term::escape(&f.message).into_owned()).id(f.rule.id);
     let src = report.files.get(&f.path);
     let mut group: Group = match (src, &f.span) {
         (Some(src), Some(span)) => {

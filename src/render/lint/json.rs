@@ -94,7 +94,7 @@ impl Serialize for Findings<'_> {
 fn finding<'a>(report: &'a Report, f: &'a Finding) -> FindingOut<'a> {
     let pos = super::positions(report, f);
     FindingOut {
-        rule: f.rule,
+        rule: f.rule.id,
         severity: f.severity,
         path: &f.path,
         display_path: report.display_path(&f.path),

@@ -197,7 +197,7 @@ pub fn render(report: &Report) -> String {
 
 /// [`render`], serialized straight to `out`; each result is built as it is written.
 pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let descriptors: Vec<ReportingDescriptor> = rules::RULES
+    let descriptors: Vec<ReportingDescriptor> = rules::all()
         .iter()
         .map(|r| ReportingDescriptor {
             id: r.id,
@@ -258,8 +258,8 @@ fn result(report: &Report, f: &crate::lint::Finding) -> SarifResult {
         text.push_str(h);
     }
     SarifResult {
-        rule_id: f.rule,
-        rule_index: rules::RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
+        rule_id: f.rule.id,
+        rule_index: rules::all().iter().position(|r| *r == f.rule).unwrap_or(0),
         level: level(f.severity),
         message: Message { text },
         locations: vec![Location {

@@ -56,7 +56,7 @@ fn explain() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `yaml-syntax`"));
     let out = support::run(&fx.base, &fx.base, &["lint", "--explain", "all"]);
-    assert_eq!(support::stdout(&out).lines().count(), dsh_skills::lint::rules::RULES.len());
+    assert_eq!(support::stdout(&out).lines().count(), dsh_skills::lint::rules::all().len());
     let out = support::run(&fx.base, &fx.base, &["lint", "--format", "json", "--explain", "utf8-bom"]);
     let v = json(&out);
     assert_eq!(v["enabledByDefault"], false);

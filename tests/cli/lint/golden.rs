@@ -74,7 +74,7 @@ fn sarif() {
     assert!(v["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
     let run = &v["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), dsh_skills::lint::rules::RULES.len());
+    assert_eq!(rules.len(), dsh_skills::lint::rules::all().len());
     let results = run["results"].as_array().unwrap();
     assert!(!results.is_empty());
     for r in results {

@@ -4,7 +4,7 @@
 //! holding `tree`) and `setup` operations (symlinks, bytes git cannot keep).
 
 use crate::support::{self, findings, json, materialize};
-use dsh_skills::lint::rules::RULES;
+use dsh_skills::lint::rules::all;
 use serde_json::Value;
 use std::fs;
 
@@ -46,7 +46,7 @@ fn run_fixture(rule: &str, kind: &str) -> Vec<(String, String, String)> {
 #[test]
 fn every_rule_has_a_fixture_that_fires_and_one_that_does_not() {
     let mut problems = Vec::new();
-    for r in RULES {
+    for r in all() {
         if NO_FIXTURE.iter().any(|(id, _)| *id == r.id) {
             continue;
         }
@@ -76,7 +76,7 @@ fn every_rule_has_a_fixture_that_fires_and_one_that_does_not() {
 #[test]
 fn the_readme_lists_every_rule() {
     let readme = fs::read_to_string(support::manifest().join("README.md")).unwrap();
-    for r in RULES {
+    for r in all() {
         assert!(readme.contains(&format!("| `{}` |", r.id)), "README.md has no row for {}", r.id);
     }
 }
