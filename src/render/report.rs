@@ -211,6 +211,10 @@ struct StatsOut<'a> {
     tokens_estimate: usize,
     /// How `tokensEstimate` is computed.
     tokens_method: &'static str,
+    /// The exact token count of `text` with `tokenizer` (no special tokens added).
+    tokens: Option<usize>,
+    /// The tokenizer of `tokens`: that of the model the harness's shipped configuration selects.
+    tokenizer: &'static str,
     description_max_length: usize,
     /// Descriptions the catalog cuts.
     cut: Vec<CutOut<'a>>,
@@ -225,6 +229,9 @@ struct CutOut<'a> {
     normalized_length: usize,
     lost_units: usize,
 }
+
+/// `tokenizer` in JSON: the tokenizer and the model it belongs to.
+pub const TOKENIZER_NAME: &str = "DeepSeek-V4 (deepseek-v4-flash)";
 
 /// `catalog --format json`.
 pub fn catalog<'a>(s: &'a Snapshot, c: &'a Catalog, stats: &'a CatalogStats) -> CatalogDoc<'a> {
@@ -247,6 +254,8 @@ pub fn catalog<'a>(s: &'a Snapshot, c: &'a Catalog, stats: &'a CatalogStats) -> 
             bytes: stats.bytes,
             tokens_estimate: stats.tokens_estimate,
             tokens_method: "ceil(bytes / 4)",
+            tokens: stats.tokens,
+            tokenizer: TOKENIZER_NAME,
             description_max_length: s.description_max_length,
             cut: stats
                 .cut
@@ -493,6 +502,33 @@ pub struct ShowDoc<'a> {
     candidate: CandidateOut<'a>,
     /// The skill body as the harness holds it.
     content: &'a str,
+    /// The size of the `<skill_content>` block the `skill` tool returns (`show --rendered`).
+    skill_content: ContentSize,
+}
+
+/// The size of a skill's `<skill_content>` block.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentSize {
+    pub utf16_units: usize,
+    pub bytes: usize,
+    /// The exact token count with `tokenizer` (no special tokens added).
+    pub tokens: usize,
+    pub tokenizer: &'static str,
+}
+
+impl ContentSize {
+    /// The block `show --rendered` prints for `c` (the tokenizer is loaded here).
+    pub fn of(c: &Candidate) -> ContentSize {
+        let base = catalog::ResourceBase::Directory(c.resource_base.clone());
+        let text = catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);
+        ContentSize {
+            utf16_units: text.encode_utf16().count(),
+            bytes: text.len(),
+            tokens: crate::analysis::tokens::count(&text),
+            tokenizer: TOKENIZER_NAME,
+        }
+    }
 }
 
 /// `show --format json`.
@@ -502,5 +538,6 @@ pub fn skill(c: &Candidate) -> ShowDoc<'_> {
         tool: Tool::THIS,
         candidate: CandidateOut::new(c),
         content: &c.skill.content,
+        skill_content: ContentSize::of(c),
     }
 }
