@@ -83,6 +83,35 @@ fn tokenizer() -> &'static Tokenizer {
     TOKENIZER.get_or_init(|| build().expect("the embedded DeepSeek-V4 tokenizer builds"))
 }
 
+/// `tokenizer` in JSON: the tokenizer and the model it belongs to.
+pub const TOKENIZER_NAME: &str = "DeepSeek-V4 (deepseek-v4-flash)";
+
+/// The size of a skill's `<skill_content>` block.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentSize {
+    pub utf16_units: usize,
+    pub bytes: usize,
+    /// The exact token count with `tokenizer` (no special tokens added).
+    pub tokens: usize,
+    pub tokenizer: &'static str,
+}
+
+impl ContentSize {
+    /// The block `show --rendered` prints for `c` (the tokenizer is loaded here).
+    pub fn of(c: &crate::engine::discover::Candidate) -> ContentSize {
+        let base = crate::engine::catalog::ResourceBase::Directory(c.resource_base.clone());
+        let text =
+            crate::engine::catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);
+        ContentSize {
+            utf16_units: text.encode_utf16().count(),
+            bytes: text.len(),
+            tokens: count(&text),
+            tokenizer: TOKENIZER_NAME,
+        }
+    }
+}
+
 /// The most text encoded at once. A longer text is counted in pieces cut where a pre-token
 /// always ends (below), so the sum is exact and memory stays bounded.
 const PIECE: usize = 64 << 10;

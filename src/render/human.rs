@@ -577,7 +577,7 @@ pub fn show(snap: &Snapshot, c: &Candidate, found: &[(refs::Reference, RefStatus
     if let Some(w) = &c.skill.when_to_use {
         let _ = writeln!(o, "  {}{}", label(term, "whenToUse"), safe(w));
     }
-    let size = crate::render::report::ContentSize::of(c);
+    let size = crate::analysis::tokens::ContentSize::of(c);
     let _ = writeln!(
         o,
         "  {}{} UTF-16 units, {} bytes, {} tokens ({}): the <skill_content> block the model receives",

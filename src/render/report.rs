@@ -266,7 +266,7 @@ struct CutOut<'a> {
 }
 
 /// `tokenizer` in JSON: the tokenizer and the model it belongs to.
-pub const TOKENIZER_NAME: &str = "DeepSeek-V4 (deepseek-v4-flash)";
+pub const TOKENIZER_NAME: &str = crate::analysis::tokens::TOKENIZER_NAME;
 
 /// `catalog --format json`.
 pub fn catalog<'a>(s: &'a Snapshot, c: &'a Catalog, stats: &'a CatalogStats) -> CatalogDoc<'a> {
@@ -541,30 +541,7 @@ pub struct ShowDoc<'a> {
     skill_content: ContentSize,
 }
 
-/// The size of a skill's `<skill_content>` block.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ContentSize {
-    pub utf16_units: usize,
-    pub bytes: usize,
-    /// The exact token count with `tokenizer` (no special tokens added).
-    pub tokens: usize,
-    pub tokenizer: &'static str,
-}
-
-impl ContentSize {
-    /// The block `show --rendered` prints for `c` (the tokenizer is loaded here).
-    pub fn of(c: &Candidate) -> ContentSize {
-        let base = catalog::ResourceBase::Directory(c.resource_base.clone());
-        let text = catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);
-        ContentSize {
-            utf16_units: text.encode_utf16().count(),
-            bytes: text.len(),
-            tokens: crate::analysis::tokens::count(&text),
-            tokenizer: TOKENIZER_NAME,
-        }
-    }
-}
+pub use crate::analysis::tokens::ContentSize;
 
 /// `show --format json`.
 pub fn skill(c: &Candidate) -> ShowDoc<'_> {
