@@ -104,7 +104,7 @@ def main():
     os.makedirs(home, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DSH_")}
     env.update(HOME=home, NO_COLOR="1")
-    b = args.bin
+    b = os.path.abspath(args.bin)  # the commands run inside the generated repository
     cmds = {
         "2x catalog": f"{b} catalog -q > /dev/null; {b} catalog -q > /dev/null",
         "diff A B": f"{b} diff HEAD~1 HEAD > /dev/null",

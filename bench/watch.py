@@ -3,9 +3,11 @@
 
     python3 bench/watch.py                      # 1,000 and 10,000 skills
     python3 bench/watch.py --sizes 1000 --edits 50 --events 2000
+    python3 bench/watch.py --bin /tmp/old/dsh-skills --no-build   # another build, side by side
 
 For each size it generates a project with that many skill bundles (under target/bench-watch/),
-starts the release binary's `watch --format json --no-config`, and then:
+starts the release binary's `watch --format json --no-config` (`$CARGO_TARGET_DIR/release`, else
+`target/release`; `--bin` for another), and then:
 
 * latency: rewrites one SKILL.md with a new description, `--edits` times (a different skill
   each time), and times from the write's close to the line that carries the new entry; the
@@ -30,8 +32,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-OUT = os.path.join(REPO, "target", "bench-watch")
-BIN = os.path.join(REPO, "target", "release", "dsh-skills")
+TARGET = os.environ.get("CARGO_TARGET_DIR") or os.path.join(REPO, "target")
+OUT = os.path.join(TARGET, "bench-watch")
+BIN = os.path.join(TARGET, "release", "dsh-skills")
 
 
 def skill_text(name, description, body="Use the skill.\n" * 20):
@@ -65,12 +68,13 @@ class Watch:
 
     def _read(self):
         for line in self.proc.stdout:
-            self.lines.put((time.perf_counter(), json.loads(line)))
+            self.lines.put((time.perf_counter(), line))
 
     def next(self, pred, timeout=120):
         deadline = time.perf_counter() + timeout
         while True:
-            t, e = self.lines.get(timeout=max(0.01, deadline - time.perf_counter()))
+            t, line = self.lines.get(timeout=max(0.01, deadline - time.perf_counter()))
+            e = json.loads(line)
             if pred(e):
                 return t, e
 
@@ -152,11 +156,16 @@ def main():
     ap.add_argument("--idle", type=float, default=10.0)
     ap.add_argument("--threshold", type=int, default=200)
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--bin", help="the binary to measure (default: the release build)")
     args = ap.parse_args()
+    global BIN
+    if args.bin:
+        BIN = os.path.abspath(args.bin)
+        args.no_build = True
     if not sys.platform.startswith("linux"):
         sys.exit("bench/watch.py reads /proc: Linux only")
     if not args.no_build:
-        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=REPO, check=True)
+        subprocess.run(["cargo", "build", "--release", "--quiet", "--target-dir", TARGET], cwd=REPO, check=True)
     for size in args.sizes:
         bench(size, args)
 

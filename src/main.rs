@@ -42,7 +42,7 @@ fn main() -> ExitCode {
             // clap quotes the offending argument as given: when an argument carries control
             // characters or escape sequences, the error is made again from the arguments with
             // those shown escaped (`\x1b]0;…`), so nothing raw reaches a terminal.
-            let has_unsafe = |a: &std::ffi::OsString| a.to_string_lossy().chars().any(term::is_unsafe_char);
+            let has_unsafe = |a: &std::ffi::OsString| a.to_string_lossy().chars().any(term::is_unsafe);
             let printed = if e.use_stderr() && std::env::args_os().any(|a| has_unsafe(&a)) {
                 let escaped = std::env::args_os()
                     .map(|a| if has_unsafe(&a) { term::safe(&a.to_string_lossy()).into_owned().into() } else { a });

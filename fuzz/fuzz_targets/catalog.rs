@@ -19,6 +19,11 @@ fuzz_target!(|data: &[u8]| {
     let digest = catalog::digest(&entries);
     assert_eq!(digest.len(), 64);
     let _ = catalog::render(&[], Variant::Replacement);
-    let block = catalog::render_skill_content(name, "filesystem", Some(&ResourceBase::Directory(description.to_string())), description);
+    let block = catalog::render_skill_content(
+        name,
+        "filesystem",
+        Some(&ResourceBase::Directory(description.to_string())),
+        description,
+    );
     assert!(block.ends_with("</skill_content>"));
 });

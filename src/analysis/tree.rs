@@ -12,10 +12,11 @@
 //! with its other paths. The walk reads at most [`ENTRY_BUDGET`] entries and says so when it
 //! stops. Pure observation: nothing here writes.
 
+use crate::engine::discover::Checked;
 use crate::engine::platform;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Entries the walk reads at most (files and folders).
 pub const ENTRY_BUDGET: usize = 2_000_000;
@@ -60,6 +61,9 @@ pub struct TreeSkill {
     /// The `SKILL.md` with every link resolved.
     #[serde(skip)]
     pub real: String,
+    /// `dir` was reached through a symbolic link (the folder or its `SKILL.md`).
+    #[serde(skip)]
+    pub linked: bool,
 }
 
 impl TreeSkill {
@@ -81,6 +85,8 @@ pub struct Tree {
     pub top: String,
     /// Every skill folder, sorted by path; mirrors folded in.
     pub skills: Vec<TreeSkill>,
+    /// What the walk's [`SkillCheck`] made of each skill folder, by folder, until taken.
+    pub checked: HashMap<String, Arc<Checked>>,
     /// Folders named `.agents/skills` or `.dsh/skills` (a root for a session elsewhere), which
     /// may hold flat `.md` skills the walk does not count.
     pub root_shaped: Vec<String>,
@@ -104,101 +110,165 @@ pub fn skipped_words(skipped: &BTreeMap<String, usize>) -> String {
     v.iter().map(|(n, c)| format!("{c} {n}")).collect::<Vec<_>>().join(", ")
 }
 
+/// A check run on each skill folder the walk finds, on the walker thread that finds it, so that
+/// checking overlaps the walk (lint's per-file rules): given the folder, its result, or `None`
+/// to leave the folder for later. Each result is kept in [`Tree::checked`].
+pub type SkillCheck = std::sync::Arc<dyn Fn(&str) -> Option<Box<dyn std::any::Any + Send>> + Send + Sync>;
+
 /// A skill folder as the walk met it.
 struct Found {
     dir: String,
     /// Reached through a symbolic link (the folder or its `SKILL.md`).
     linked: bool,
+    /// What the [`SkillCheck`] made of it.
+    checked: Option<Box<dyn std::any::Any + Send>>,
 }
 
 /// Walk `top` for skill folders, not entering the folders in `prune` (roots the harness scans,
 /// whose skills are read as a root's).
 pub fn scan(top: &str, prune: &[String]) -> Tree {
-    scan_with_budget(top, prune, ENTRY_BUDGET)
+    scan_with_budget(top, prune, ENTRY_BUDGET, None)
 }
 
-/// [`scan`] with another entry budget (tests).
-pub fn scan_with_budget(top: &str, prune: &[String], budget: usize) -> Tree {
-    let found: Mutex<Vec<Found>> = Mutex::new(Vec::new());
-    let root_shaped: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let skipped: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
-    let entries = AtomicUsize::new(0);
-    let dirs = AtomicUsize::new(0);
-    let stopped = AtomicBool::new(false);
-    let prune: std::collections::HashSet<&str> = prune.iter().map(String::as_str).collect();
+/// [`scan`], with `check` run on each skill folder reached without a link, as it is found.
+pub fn scan_checked(top: &str, prune: &[String], check: Option<SkillCheck>) -> Tree {
+    scan_with_budget(top, prune, ENTRY_BUDGET, check)
+}
+
+/// The walk's state, shared by its threads.
+struct Walk {
+    found: Mutex<Vec<Found>>,
+    root_shaped: Mutex<Vec<String>>,
+    manifests: Mutex<Vec<String>>,
+    skipped: Mutex<BTreeMap<String, usize>>,
+    entries: AtomicUsize,
+    dirs: AtomicUsize,
+    stopped: AtomicBool,
+    budget: usize,
+    prune: std::collections::HashSet<String>,
+    check: Option<SkillCheck>,
+}
+
+impl Walk {
+    /// One entry of the tree: what it is, and whether the walk goes into it. Every entry below
+    /// the top comes here from the listing of its folder (types from `readdir`, no stat), before
+    /// the walker opens it: a skill folder, a pruned or skipped one is never listed by the walk.
+    fn visit(&self, path: Option<&str>, name: Option<&str>, ft: Option<std::fs::FileType>, depth: usize) -> bool {
+        if self.entries.fetch_add(1, Ordering::Relaxed) >= self.budget {
+            self.stopped.store(true, Ordering::Relaxed);
+            return false;
+        }
+        let (Some(ft), Some(path)) = (ft, path) else { return true };
+        if ft.is_dir() {
+            if depth > 0 && self.prune.contains(path) {
+                return false;
+            }
+            // One lstat for the common case (no SKILL.md, or a regular one); a link is
+            // followed only when there is one.
+            let skill = platform::join(path, "SKILL.md");
+            let (is_skill, linked) = match std::fs::symlink_metadata(&skill) {
+                Ok(m) if m.file_type().is_symlink() => (std::fs::metadata(&skill).is_ok_and(|m| m.is_file()), true),
+                Ok(m) => (m.is_file(), false),
+                Err(_) => (false, false),
+            };
+            if is_skill {
+                // Checked here, on this walker thread, while the others walk on.
+                let checked = if linked { None } else { self.check.as_ref().and_then(|c| c(path)) };
+                lock(&self.found).push(Found { dir: path.to_string(), linked, checked });
+                return false;
+            }
+            let name = name.unwrap_or("");
+            if depth > 0 && SKIP_DIRS.contains(&name) {
+                // Version control is never content: not worth a mention.
+                if !VCS_DIRS.contains(&name) {
+                    *lock(&self.skipped).entry(name.to_string()).or_default() += 1;
+                }
+                return false;
+            }
+            if name == "skills" && matches!(parent_name(path), Some(".agents" | ".dsh")) {
+                lock(&self.root_shaped).push(path.to_string());
+            }
+            self.dirs.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        if ft.is_file() {
+            if matches!(name, Some("marketplace.json" | "plugin.json")) && parent_name(path) == Some(".claude-plugin") {
+                lock(&self.manifests).push(path.to_string());
+            }
+        } else if ft.is_symlink()
+            && std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+            && std::fs::metadata(platform::join(path, "SKILL.md")).is_ok_and(|m| m.is_file())
+            && !self.prune.contains(platform::dirname(path).as_str())
+        {
+            lock(&self.found).push(Found { dir: path.to_string(), linked: true, checked: None });
+        }
+        // Not a folder: nothing to go into.
+        false
+    }
+}
+
+/// [`scan`] with another entry budget (tests) and a [`SkillCheck`].
+pub fn scan_with_budget(top: &str, prune: &[String], budget: usize, check: Option<SkillCheck>) -> Tree {
+    let walk = std::sync::Arc::new(Walk {
+        found: Mutex::new(Vec::new()),
+        root_shaped: Mutex::new(Vec::new()),
+        manifests: Mutex::new(Vec::new()),
+        skipped: Mutex::new(BTreeMap::new()),
+        entries: AtomicUsize::new(0),
+        dirs: AtomicUsize::new(0),
+        stopped: AtomicBool::new(false),
+        budget,
+        prune: prune.iter().cloned().collect(),
+        check,
+    });
+    let in_filter = walk.clone();
     let walker = ignore::WalkBuilder::new(top)
         .hidden(false)
         .git_global(false)
         .follow_links(false)
         .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(8)))
+        // Every entry below the top is decided from its folder's listing, before the walker
+        // opens it (only folders to go into are opened).
+        .filter_entry(move |entry| {
+            in_filter.visit(entry.path().to_str(), entry.file_name().to_str(), entry.file_type(), entry.depth())
+        })
         .build_parallel();
     walker.run(|| {
         Box::new(|entry| {
-            let Ok(entry) = entry else { return ignore::WalkState::Continue };
-            if entries.fetch_add(1, Ordering::Relaxed) >= budget {
-                stopped.store(true, Ordering::Relaxed);
+            if walk.stopped.load(Ordering::Relaxed) {
                 return ignore::WalkState::Quit;
             }
-            let Some(ft) = entry.file_type() else { return ignore::WalkState::Continue };
-            let Some(path) = entry.path().to_str() else { return ignore::WalkState::Continue };
-            if ft.is_dir() {
-                if entry.depth() > 0 && prune.contains(path) {
-                    return ignore::WalkState::Skip;
-                }
-                // One lstat for the common case (no SKILL.md, or a regular one); a link is
-                // followed only when there is one.
-                let skill = platform::join(path, "SKILL.md");
-                let (is_skill, linked) = match std::fs::symlink_metadata(&skill) {
-                    Ok(m) if m.file_type().is_symlink() => (std::fs::metadata(&skill).is_ok_and(|m| m.is_file()), true),
-                    Ok(m) => (m.is_file(), false),
-                    Err(_) => (false, false),
-                };
-                if is_skill {
-                    lock(&found).push(Found { dir: path.to_string(), linked });
-                    return ignore::WalkState::Skip;
-                }
-                let name = entry.file_name().to_str().unwrap_or("");
-                if entry.depth() > 0 && SKIP_DIRS.contains(&name) {
-                    // Version control is never content: not worth a mention.
-                    if !VCS_DIRS.contains(&name) {
-                        *lock(&skipped).entry(name.to_string()).or_default() += 1;
-                    }
-                    return ignore::WalkState::Skip;
-                }
-                if name == "skills" && matches!(parent_name(path), Some(".agents" | ".dsh")) {
-                    lock(&root_shaped).push(path.to_string());
-                }
-                dirs.fetch_add(1, Ordering::Relaxed);
-            } else if ft.is_file() {
-                if matches!(entry.file_name().to_str(), Some("marketplace.json" | "plugin.json"))
-                    && parent_name(path) == Some(".claude-plugin")
-                {
-                    lock(&manifests).push(path.to_string());
-                }
-            } else if ft.is_symlink()
-                && std::fs::metadata(path).is_ok_and(|m| m.is_dir())
-                && std::fs::metadata(platform::join(path, "SKILL.md")).is_ok_and(|m| m.is_file())
-                && !prune.contains(platform::dirname(path).as_str())
-            {
-                lock(&found).push(Found { dir: path.to_string(), linked: true });
+            let Ok(entry) = entry else { return ignore::WalkState::Continue };
+            // Entries below the top were decided by the filter; the top comes here.
+            if entry.depth() > 0 {
+                return ignore::WalkState::Continue;
             }
-            ignore::WalkState::Continue
+            if walk.visit(entry.path().to_str(), entry.file_name().to_str(), entry.file_type(), 0) {
+                ignore::WalkState::Continue
+            } else if walk.stopped.load(Ordering::Relaxed) {
+                ignore::WalkState::Quit
+            } else {
+                ignore::WalkState::Skip
+            }
         })
     });
+    let walk = std::sync::Arc::try_unwrap(walk).unwrap_or_else(|_| unreachable!("the walker's threads have ended"));
+    let stopped = walk.stopped.load(Ordering::Relaxed);
+    let (skills, checked) = fold_mirrors(top, walk.found.into_inner().unwrap_or_else(|e| e.into_inner()));
     let mut tree = Tree {
         top: top.to_string(),
-        skills: fold_mirrors(top, found.into_inner().unwrap_or_else(|e| e.into_inner())),
-        root_shaped: root_shaped.into_inner().unwrap_or_else(|e| e.into_inner()),
-        manifests: manifests.into_inner().unwrap_or_else(|e| e.into_inner()),
-        skipped: skipped.into_inner().unwrap_or_else(|e| e.into_inner()),
-        entries: entries.load(Ordering::Relaxed).min(budget),
-        dirs: dirs.load(Ordering::Relaxed),
+        skills,
+        checked,
+        root_shaped: walk.root_shaped.into_inner().unwrap_or_else(|e| e.into_inner()),
+        manifests: walk.manifests.into_inner().unwrap_or_else(|e| e.into_inner()),
+        skipped: walk.skipped.into_inner().unwrap_or_else(|e| e.into_inner()),
+        entries: walk.entries.load(Ordering::Relaxed).min(budget),
+        dirs: walk.dirs.load(Ordering::Relaxed),
         stopped: None,
     };
     tree.root_shaped.sort();
     tree.manifests.sort();
-    if stopped.load(Ordering::Relaxed) {
+    if stopped {
         tree.stopped = Some(format!(
             "the search for skill folders in {top} stopped after {budget} entries; lint a smaller folder \
              (`dsh-skills lint <dir>`) to read the rest"
@@ -218,7 +288,7 @@ fn parent_name(path: &str) -> Option<&str> {
 
 /// One [`TreeSkill`] per `SKILL.md`: folders that reach the same file through links are its
 /// mirrors; the folder that reaches it without a link (else the first by path) is the skill.
-fn fold_mirrors(top: &str, mut found: Vec<Found>) -> Vec<TreeSkill> {
+fn fold_mirrors(top: &str, mut found: Vec<Found>) -> (Vec<TreeSkill>, HashMap<String, Arc<Checked>>) {
     found.sort_by(|a, b| a.dir.cmp(&b.dir));
     // Unlinked folders are real below the real top: one canonicalization for all of them.
     let top_real = std::fs::canonicalize(top).ok().and_then(|p| p.to_str().map(str::to_string));
@@ -236,13 +306,17 @@ fn fold_mirrors(top: &str, mut found: Vec<Found>) -> Vec<TreeSkill> {
     let mut by_real: HashMap<String, usize> = HashMap::with_capacity(found.len());
     // Unlinked folders first, so that each file's skill is where it really is.
     let (plain, linked): (Vec<Found>, Vec<Found>) = found.into_iter().partition(|f| !f.linked);
+    let mut checked = HashMap::new();
     for f in plain.into_iter().chain(linked) {
         let real = real_of(&f);
         match by_real.get(&real) {
             Some(&i) => skills[i].mirrors.push(f.dir),
             None => {
                 by_real.insert(real.clone(), skills.len());
-                skills.push(TreeSkill { dir: f.dir, mirrors: Vec::new(), real });
+                if let Some(c) = f.checked {
+                    checked.insert(f.dir.clone(), Arc::new(Checked::new(c)));
+                }
+                skills.push(TreeSkill { dir: f.dir, mirrors: Vec::new(), real, linked: f.linked });
             }
         }
     }
@@ -250,7 +324,7 @@ fn fold_mirrors(top: &str, mut found: Vec<Found>) -> Vec<TreeSkill> {
     for s in &mut skills {
         s.mirrors.sort();
     }
-    skills
+    (skills, checked)
 }
 
 #[cfg(test)]
@@ -331,7 +405,7 @@ mod tests {
         for i in 0..50 {
             write(d.path(), &format!("f{i}/x.txt"), "");
         }
-        let t = scan_with_budget(&top, &[], 20);
+        let t = scan_with_budget(&top, &[], 20, None);
         assert!(t.stopped.as_deref().unwrap().contains("stopped after 20 entries"));
         assert_eq!(t.entries, 20);
     }

@@ -163,6 +163,17 @@ pub struct Search {
 /// Search for the snapshot's cwd. `home` is `os.homedir()`; `intentional` holds absolute
 /// folder paths declared on purpose.
 pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
+    search_checked(snap, home, intentional, None)
+}
+
+/// [`search`], with `check` run on each skill folder below the project root as the walk finds
+/// it ([`tree::scan_checked`](super::tree::scan_checked)).
+pub fn search_checked(
+    snap: &Snapshot,
+    home: &str,
+    intentional: &[String],
+    check: Option<super::tree::SkillCheck>,
+) -> Search {
     let scanned: BTreeSet<String> =
         snap.scans().flat_map(|(_, s)| s.roots.iter().map(|r| r.root.path.clone())).collect();
     let root_of = |source: &str| {
@@ -175,7 +186,7 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
     let project = snap.cwd.as_ref().and(snap.project_root.as_ref()).map(|(p, _)| p.clone());
     if let Some(project) = &project {
         let prune: Vec<String> = scanned.iter().cloned().collect();
-        s.tree = super::tree::scan(project, &prune);
+        s.tree = super::tree::scan_checked(project, &prune, check);
         s.entries_read = s.tree.entries;
         s.dirs_read = s.tree.dirs;
         s.skipped = s.tree.skipped.clone();
@@ -209,6 +220,14 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         s.tree.skills.iter().map(|t| (t.real.clone(), t.dir.clone())).collect();
     // The roots the harness scans, links resolved, once.
     let scanned_real: Vec<std::path::PathBuf> = scanned.iter().filter_map(|r| std::fs::canonicalize(r).ok()).collect();
+    // Those that are folders: only in one can an entry of the same name exist (checked once,
+    // not once per skill).
+    let scanned_dirs: Vec<&String> =
+        scanned.iter().filter(|r| std::fs::metadata(r.as_str()).is_ok_and(|m| m.is_dir())).collect();
+    // Skill folders of the tree reached through a link (the folder or its `SKILL.md`): the
+    // others are plain folders, never links themselves.
+    let linked_dirs: std::collections::HashSet<String> =
+        s.tree.skills.iter().filter(|t| t.linked).map(|t| t.dir.clone()).collect();
     let mut seen = BTreeSet::new();
     let mut consider = |s: &mut Search, path: String, place: Place, agent: Option<&'static str>, why: String| {
         if scanned.contains(&path) || !seen.insert(path.clone()) {
@@ -225,11 +244,13 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         }
         let mut skills = if place == Place::Collection {
             // Only skill folders: Markdown beside them is never a skill outside a root.
+            // The tree's skills are sorted by folder: those below `path` are one run of them.
             let prefix = format!("{path}{}", platform::SEP);
-            s.tree
-                .skills
+            let from = s.tree.skills.partition_point(|t| t.dir.as_str() < prefix.as_str());
+            s.tree.skills[from..]
                 .iter()
-                .filter_map(|t| t.dir.strip_prefix(&prefix).filter(|rest| !rest.contains(platform::SEP)))
+                .map_while(|t| t.dir.strip_prefix(&prefix))
+                .filter(|rest| !rest.contains(platform::SEP))
                 .map(|e| format!("{e}/"))
                 .collect()
         } else {
@@ -237,18 +258,20 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
         };
         skills.retain(|e| {
             let e = e.trim_end_matches('/');
-            let here = platform::join(&path, e);
             if place != Place::Collection
+                && let here = platform::join(&path, e)
                 && let Some(primary) =
                     canon(&platform::join(&here, "SKILL.md")).and_then(|r| r.to_str().and_then(|r| primary_of.get(r)))
                 && *primary != here
             {
                 return false;
             }
-            let real = canon(&platform::join(&path, e));
-            !scanned.iter().any(|r| {
+            // Resolved only when a root holds an entry of that name.
+            let mut real = None;
+            !scanned_dirs.iter().any(|r| {
                 let there = platform::join(r, e);
-                std::fs::symlink_metadata(&there).is_ok() && canon(&there) == real
+                std::fs::symlink_metadata(&there).is_ok()
+                    && canon(&there) == *real.get_or_insert_with(|| canon(&platform::join(&path, e)))
             })
         });
         if skills.is_empty() {
@@ -259,7 +282,9 @@ pub fn search(snap: &Snapshot, home: &str, intentional: &[String]) -> Search {
             _ => project_target.clone().or_else(|| user_target.clone()),
         };
         let Some(target) = target else { return };
-        let remedy = remedy(&path, &target, &skills, place);
+        // A collection's entries come from the walk, which knows which are links.
+        let maybe_link = |e: &str| place != Place::Collection || linked_dirs.contains(&platform::join(&path, e));
+        let remedy = remedy(&path, &target, &skills, place, &maybe_link);
         let intentional = intentional.iter().any(|i| i == &path);
         let other_markdown = other_markdown(&path, &skills);
         s.folders.push(Folder { path, place, agent, skills, why, remedy, intentional, other_markdown });
@@ -467,15 +492,43 @@ pub fn sh(p: &str) -> String {
 /// `to` relative to the directory `from` (both absolute, lexical), for symlinks that survive
 /// moving the tree; `to` itself when they share nothing but the filesystem root.
 pub fn relative(from: &str, to: &str) -> String {
-    let a: Vec<&str> = from.split(platform::SEP).filter(|s| !s.is_empty()).collect();
-    let b: Vec<&str> = to.split(platform::SEP).filter(|s| !s.is_empty()).collect();
-    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    // Segments as byte slices, compared as they come (no list of them): this runs once or
+    // twice per skill of a collection.
+    let sep = platform::SEP as u8;
+    let mut a = from.as_bytes().split(|&c| c == sep).filter(|s| !s.is_empty());
+    let mut b = to.as_bytes().split(|&c| c == sep).filter(|s| !s.is_empty()).peekable();
+    let mut common = 0;
+    let mut a_left = 0;
+    loop {
+        match (a.next(), b.peek()) {
+            (Some(x), Some(y)) if x == *y => {
+                common += 1;
+                b.next();
+            }
+            (Some(_), _) => {
+                a_left = 1 + a.count();
+                break;
+            }
+            (None, _) => break,
+        }
+    }
     if common == 0 || cfg!(windows) {
         return to.to_string();
     }
-    let mut parts: Vec<&str> = vec![".."; a.len() - common];
-    parts.extend(&b[common..]);
-    if parts.is_empty() { ".".to_string() } else { parts.join("/") }
+    let mut out = String::with_capacity(a_left * 3 + to.len());
+    for _ in 0..a_left {
+        out.push_str("../");
+    }
+    for s in b {
+        // Segments of a `&str` split at an ASCII byte are whole characters.
+        out.push_str(std::str::from_utf8(s).unwrap_or_default());
+        out.push('/');
+    }
+    if out.is_empty() {
+        return ".".to_string();
+    }
+    out.pop();
+    out
 }
 
 /// One link per skill entry of `folder` (those not in `clashes`), made in `target`:
@@ -489,17 +542,24 @@ fn skill_links(folder: &str, target: &str, skills: &[String], clashes: &[String]
         .collect()
 }
 
-fn remedy(folder: &str, target: &str, skills: &[String], place: Place) -> Remedy {
+/// `maybe_link(entry)` is false for an entry known not to be a symbolic link.
+fn remedy(folder: &str, target: &str, skills: &[String], place: Place, maybe_link: &dyn Fn(&str) -> bool) -> Remedy {
     let entry = |s: &String| s.trim_end_matches('/').to_string();
-    let clashes: Vec<String> =
-        skills.iter().map(entry).filter(|e| std::fs::symlink_metadata(platform::join(target, e)).is_ok()).collect();
+    // Nothing clashes in a target that is not a folder (yet): one check, not one per skill.
+    let target_is_dir = std::fs::metadata(target).is_ok_and(|m| m.is_dir());
+    let clashes: Vec<String> = skills
+        .iter()
+        .map(entry)
+        .filter(|e| target_is_dir && std::fs::symlink_metadata(platform::join(target, e)).is_ok())
+        .collect();
     // A relative link moved as it is would point elsewhere (at itself, when the link mirrors a
     // folder of the target): it is made again in the target, pointing where it pointed.
     let mut sources = Vec::new();
     let mut relinked = Vec::new();
     for e in skills.iter().map(entry) {
         let src = platform::join(folder, &e);
-        match std::fs::read_link(&src).ok().and_then(|t| t.to_str().map(str::to_string)) {
+        let link = if maybe_link(&e) { std::fs::read_link(&src).ok() } else { None };
+        match link.and_then(|t| t.to_str().map(str::to_string)) {
             Some(t) if !std::path::Path::new(&t).is_absolute() => {
                 let points_at = platform::resolve(folder, &t);
                 relinked.push(format!(
@@ -629,5 +689,47 @@ impl Folder {
         }
         v.push(("custom dir", custom, false));
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// [`super::relative`] as it was first written (segment lists), to compare against.
+    fn relative_by_lists(from: &str, to: &str) -> String {
+        let a: Vec<&str> = from.split('/').filter(|s| !s.is_empty()).collect();
+        let b: Vec<&str> = to.split('/').filter(|s| !s.is_empty()).collect();
+        let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        if common == 0 {
+            return to.to_string();
+        }
+        let mut parts: Vec<&str> = vec![".."; a.len() - common];
+        parts.extend(&b[common..]);
+        if parts.is_empty() { ".".to_string() } else { parts.join("/") }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn relative_paths() {
+        let paths = [
+            "/",
+            "/a",
+            "/a/",
+            "/a/b",
+            "/a//b/",
+            "/a/b/c",
+            "/a/bc",
+            "/x/y",
+            "a",
+            "a/b",
+            "",
+            "/a/b/ü",
+            "/a/.agents/skills",
+        ];
+        for from in paths {
+            for to in paths {
+                assert_eq!(super::relative(from, to), relative_by_lists(from, to), "relative({from:?}, {to:?})");
+            }
+        }
+        assert_eq!(super::relative("/p/.agents/skills", "/p/plugins/x/skills/s"), "../../plugins/x/skills/s");
     }
 }

@@ -3,7 +3,8 @@
 //! Each side is one discovery with the same settings, homes, configuration and working
 //! directory; a commit's tree or the index is read through a git overlay
 //! ([`crate::analysis::git`]) for the repository's paths, everything else from disk. Lint's
-//! per-file rules run inside each discovery on the exact bytes of that side.
+//! per-file rules run inside each discovery on the exact bytes of that side; its entry-level
+//! findings are made from each side's discovery, reading that side's files.
 
 use super::io::{EXIT_OK, Io, write_json};
 use crate::analysis::diff::{Diff, LintItem, Side};
@@ -22,6 +23,11 @@ pub const EXIT_FAIL_ON: u8 = 1;
 /// Rules that look beside the skill file on disk (references, links): at a commit they would
 /// see the working tree, so the diff leaves them out of its lint comparison.
 const BESIDE_THE_FILE: &[&str] = &["broken-reference", "reference-escapes-bundle", "symlink-escapes-bundle"];
+
+/// Entry-level rules whose search walks the disk beside discovery (folders nested in a root):
+/// left out for the same reason. The other entry-level findings (shadowing, same names, links,
+/// letter case, blank names) read the state through the overlay, as discovery does.
+const WALKS_THE_DISK: &[&str] = &["nested-too-deep", "ignored-entry"];
 
 pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environment, io: &mut Io) -> anyhow::Result<u8> {
     if matches!(g.format, Format::Sarif) {
@@ -114,14 +120,29 @@ fn side(
                 (rel, real)
             })
             .collect();
-        let lint = lint_items(&snap, opts);
+        let entry_level = crate::lint::targets::from_snapshot(&snap).findings;
+        let lint = lint_items(&snap, entry_level, opts);
         Side::of(state.label(), &snap, &reached, &skill_files, lint)
     }))
 }
 
-/// Lint's per-file findings of every file discovery read, at their configured levels.
-fn lint_items(snap: &Snapshot, opts: &super::lint::Options) -> Vec<LintItem> {
+/// Lint's findings at one state, at their configured levels: the entry-level ones (which copy
+/// wins, same names, links, letter case) and the per-file ones of every file discovery read.
+fn lint_items(snap: &Snapshot, entry_level: Vec<crate::lint::Finding>, opts: &super::lint::Options) -> Vec<LintItem> {
     let mut out = BTreeSet::new();
+    for f in entry_level {
+        if BESIDE_THE_FILE.contains(&f.rule) || WALKS_THE_DISK.contains(&f.rule) {
+            continue;
+        }
+        let Some(level) = opts.config.level(&f, &opts.compat) else { continue };
+        out.insert(LintItem {
+            path: f.path.clone(),
+            rule: f.rule.to_string(),
+            severity: level.as_str().to_string(),
+            message: f.message.clone(),
+            line: None,
+        });
+    }
     for p in &snap.providers {
         let ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
         for root in &scan.roots {

@@ -107,7 +107,9 @@ pub fn run(g: &GlobalArgs, args: &LintArgs, settings: &Settings, env: &Environme
     if let Some(min) = min {
         result.report.keep_at_least(min);
     }
-    if let Some(file) = args.write_baseline.as_deref().or(args.baseline.as_deref()) {
+    // `--write-baseline`, `--baseline`, else the configuration's `baseline`.
+    let configured = opts.config.baseline_path(&start);
+    if let Some(file) = args.write_baseline.as_deref().or(args.baseline.as_deref()).or(configured.as_deref()) {
         let outcome = baseline(&mut result, file, args.write_baseline.is_some(), &args.paths, env)?;
         result.report.baseline = Some(outcome);
     }
@@ -265,12 +267,19 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     settings.scan.check =
         Some(std::sync::Arc::new(crate::lint::pass::InPass { opts: check_opts.clone(), config: opts.config.clone() }));
     let settings = &settings;
+    let tree_check = crate::lint::pass::TreeCheck { opts: check_opts, config: opts.config.clone() };
     let t = if paths.is_empty() {
         let snap = crate::commands::discover(settings, env);
         // Discovery's workers freed every file's bytes and YAML tree in their own arenas.
         crate::engine::platform::release_free_memory();
         let mut t = targets::from_snapshot(&snap);
-        let search = crate::analysis::unscanned::search(&snap, &env.home, &intentional);
+        // Each skill outside the roots is checked on the walker thread that finds it.
+        let search = crate::analysis::unscanned::search_checked(
+            &snap,
+            &env.home,
+            &intentional,
+            Some(tree_check.within(Vec::new())),
+        );
         t.findings.extend(targets::unscanned_findings(&search, None));
         // Every unscanned folder was searched: an `unscanned-ok` entry that matches none is
         // stale or misspelt.
@@ -309,7 +318,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         }
         t
     } else {
-        targets::from_paths(paths, settings, env, &intentional)?
+        targets::from_paths(paths, settings, env, &intentional, &tree_check)?
     };
     Ok(lint_targets(t, settings, env, opts))
 }
@@ -317,8 +326,10 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
 /// The per-file checks, suppressions, configured levels and fix screening of [`lint`], over
 /// subjects and entry-level findings already gathered (the language server passes one
 /// subject whose source is the editor's buffer).
-pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
+pub fn lint_targets(mut t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
     let check_opts = opts.check_options(settings);
+    // Skills the tree walk checked as it found them bring their folder's links too.
+    let walked: Vec<Option<Vec<Finding>>> = t.subjects.iter_mut().map(crate::lint::pass::unwrap_walked).collect();
     let mut report = Report {
         complete: t.complete,
         base_dir: env.process_cwd.clone(),
@@ -335,10 +346,19 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
     // are checked here, and each bundle's links, on every core. Results are folded in subject
     // order, each file's taken from its entry as it comes (never all at once).
     let mut bundles_seen = std::collections::HashSet::new();
-    let work: Vec<(&Subject, bool)> = t.subjects.iter().map(|s| (s, bundles_seen.insert(s.base_dir()))).collect();
+    let first_in_bundle: Vec<bool> = t.subjects.iter().map(|s| bundles_seen.insert(s.base_dir())).collect();
     drop(bundles_seen);
-    let results = crate::engine::discover::par_map(&work, |(s, first_in_bundle)| {
-        let links = if *first_in_bundle { bundle::check_symlinks(s) } else { Vec::new() };
+    // (subject, whether its folder's links are checked here: the first of its bundle, unless
+    // the walk did it)
+    let work: Vec<(&Subject, bool)> = t
+        .subjects
+        .iter()
+        .zip(&first_in_bundle)
+        .zip(&walked)
+        .map(|((s, &first), w)| (s, first && w.is_none()))
+        .collect();
+    let mut results = crate::engine::discover::par_map(&work, |(s, links_here)| {
+        let links = if *links_here { bundle::check_symlinks(s) } else { Vec::new() };
         let own = s.checked.is_none().then(|| {
             // Checked here (named on the command line, or outside the roots): trimmed as
             // discovery's pass trims, since every result is held until the fold.
@@ -348,6 +368,11 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
         });
         (own, links)
     });
+    for (((_, links), walked), first) in results.iter_mut().zip(walked).zip(first_in_bundle) {
+        if let (true, Some(walked)) = (first, walked) {
+            *links = walked;
+        }
+    }
     // Paths that discovery-level findings point at keep their text for snippets, as far as
     // those findings reach into it (all of it for one with a fix).
     let mut mentioned: HashMap<String, Reach> = HashMap::new();

@@ -20,7 +20,7 @@ pub use crate::engine::textread::{ReadOutcome, SilentReason, Unread};
 use std::ffi::OsString;
 
 mod memo;
-pub use memo::{MemoStats, ScanMemo};
+pub use memo::{MemoStats, ScanMemo, Stale};
 
 /// Rank constants (`skill-filesystem/src/index.ts:36-40`, `skill/src/index.ts:24-27`).
 pub const PROJECT_DSH_RANK: u32 = 100;
@@ -774,6 +774,42 @@ pub fn scan_provider_with(
         scan.discarded = std::mem::take(&mut scan.candidates);
     }
     scan
+}
+
+/// What reading an entry of an earlier scan again gave, as far as patching that scan's snapshot
+/// in place goes ([`reread_entry`]).
+pub enum Reread {
+    /// A candidate, with this skill.
+    Candidate(Box<ParsedSkill>),
+    /// A warning (this log line) and no candidate.
+    Warned(String, Option<Box<Rejection>>),
+    /// No candidate, no warning, no note (silent, ignored, `.system`).
+    Quiet(Outcome),
+    /// Anything else (a provider failure, a file dsh-skills leaves unread).
+    Other,
+}
+
+/// Read the entry `name` of `root` again as the memo's listing of the root has it, keeping the
+/// result in the memo; `None` when the memo holds no such listing or entry.
+pub fn reread_entry(memo: &mut ScanMemo, root: &Root, name: &str, options: &ScanOptions) -> Option<Reread> {
+    if options.check.is_some() {
+        return None;
+    }
+    let work = memo.reread(root, name, |entry| process_entry(root, entry, options))?;
+    Some(match work {
+        EntryWork::SystemSkipped => Reread::Quiet(Outcome::SystemSkipped),
+        EntryWork::Ignored => Reread::Quiet(Outcome::Ignored),
+        EntryWork::Read(w) => match w.read {
+            Ok(ReadOutcome::Text(_)) => match w.parsed {
+                Some(Ok(skill)) => Reread::Candidate(Box::new(skill)),
+                Some(Err(rejection)) => Reread::Warned(rejection.warning(&w.path), Some(Box::new(rejection))),
+                None => Reread::Other,
+            },
+            Ok(ReadOutcome::Silent(reason)) => Reread::Quiet(Outcome::Silent(reason)),
+            Ok(ReadOutcome::NotText { warning, .. }) => Reread::Warned(warning, None),
+            _ => Reread::Other,
+        },
+    })
 }
 
 /// `f` over `items` on every available core, results in input order. Items are handed out

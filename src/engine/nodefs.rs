@@ -344,6 +344,30 @@ fn readlink_any(overlay: &dyn Overlay, path: &str) -> io::Result<String> {
     Ok(target.to_string_lossy().into_owned())
 }
 
+/// Whether `path` itself is a symbolic link (`lstat`), through the overlay in force.
+pub fn is_symlink(path: &str) -> bool {
+    match current_overlay() {
+        Some(overlay) => matches!(lstat_own(&*overlay, path), Ok(Own::Symlink)),
+        None => std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()),
+    }
+}
+
+/// Whether anything is at `path`, unfollowed (`lstat`), through the overlay in force.
+pub fn lexists(path: &str) -> bool {
+    match current_overlay() {
+        Some(overlay) => lstat_own(&*overlay, path).is_ok(),
+        None => std::fs::symlink_metadata(path).is_ok(),
+    }
+}
+
+/// A symbolic link's target as written, through the overlay in force.
+pub fn readlink(path: &str) -> io::Result<String> {
+    match current_overlay() {
+        Some(overlay) => readlink_any(&*overlay, path),
+        None => std::fs::read_link(path).map(|p| p.to_string_lossy().into_owned()),
+    }
+}
+
 /// `realpath(3)` as glibc walks it, one component at a time, through the overlay and the disk:
 /// the real path and the node's own type there.
 fn realpath_walk(overlay: &dyn Overlay, path: &str) -> io::Result<(String, Own)> {

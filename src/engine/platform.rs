@@ -133,9 +133,27 @@ pub mod posix {
             (true, true) => return ".".to_string(),
             (true, false) => b.to_string(),
             (false, true) => a.to_string(),
-            (false, false) => format!("{a}/{b}"),
+            (false, false) => {
+                let mut joined = String::with_capacity(a.len() + 1 + b.len());
+                joined.push_str(a);
+                joined.push('/');
+                joined.push_str(b);
+                joined
+            }
         };
+        // Most joins put a plain name under a normal path: nothing to normalize.
+        if is_normal(&joined) {
+            return joined;
+        }
         normalize(&joined)
+    }
+
+    /// Whether [`normalize`] leaves `path` as it is: no empty, `.` or `..` segment, apart from
+    /// the empty ones a leading or a trailing `/` makes.
+    fn is_normal(path: &str) -> bool {
+        let inner = path.strip_prefix('/').unwrap_or(path);
+        let inner = inner.strip_suffix('/').unwrap_or(inner);
+        !inner.is_empty() && inner.as_bytes().split(|&c| c == b'/').all(|s| !matches!(s, b"" | b"." | b".."))
     }
 
     pub fn dirname(path: &str) -> String {
@@ -288,6 +306,27 @@ mod tests {
         assert_eq!(posix::dirname("/"), "/");
         assert_eq!(posix::dirname("a"), ".");
         assert_eq!(posix::dirname("/a/b/"), "/a");
+    }
+
+    #[test]
+    fn posix_join_fast_path_is_normalize() {
+        // Every join of these pieces is what `normalize` makes of the joined text, whether or
+        // not it takes the shortcut for paths that are already normal.
+        let parts = [
+            "", "/", "//", ".", "..", "a", "/a", "a/", "/a/", "a//b", "a/./b", "a/../b", "./a", "../a", ".a", "a.",
+            "..a", "/a/b/.", "/a/b/..", "~",
+        ];
+        for a in parts {
+            for b in parts {
+                let joined = match (a.is_empty(), b.is_empty()) {
+                    (true, true) => ".".to_string(),
+                    (true, false) => posix::normalize(b),
+                    (false, true) => posix::normalize(a),
+                    (false, false) => posix::normalize(&format!("{a}/{b}")),
+                };
+                assert_eq!(posix::join(a, b), joined, "join({a:?}, {b:?})");
+            }
+        }
     }
 
     #[test]

@@ -236,6 +236,86 @@ impl Snapshot {
         }
     }
 
+    /// Read the entries `changed` (root path, entry name) again and patch their results into
+    /// this snapshot in place, when that cannot change anything else: each entry is still in
+    /// its root's listing, and gives a candidate of the same name again (the merge, the
+    /// winners and the shadow warnings then stay as they are), the same kind of warning at the
+    /// same place in the log, or the same quiet outcome. Returns the candidates as they were
+    /// before, or `None` (the snapshot untouched) when a scan is needed. What it reads is kept
+    /// in `memo`, as a scan would keep it; the result is the snapshot a scan would give.
+    pub fn patch(
+        &mut self,
+        settings: &Settings,
+        memo: &mut discover::ScanMemo,
+        changed: &[(String, String)],
+    ) -> Option<Vec<Candidate>> {
+        use crate::engine::discover::{Outcome, Reread, RootStatus};
+        if !self.complete || changed.is_empty() {
+            return None;
+        }
+        // (provider, root, entry, new reading)
+        let mut plans: Vec<(usize, usize, usize, Reread)> = Vec::new();
+        for (root_path, name) in changed {
+            let mut found = false;
+            for (pi, p) in self.providers.iter().enumerate() {
+                let ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
+                for (ri, r) in scan.roots.iter().enumerate().filter(|(_, r)| &r.root.path == root_path) {
+                    if r.status != RootStatus::Scanned {
+                        return None;
+                    }
+                    let ei = r.entries.iter().position(|e| &e.name == name)?;
+                    let reread = discover::reread_entry(memo, &r.root, name, &settings.scan)?;
+                    plans.push((pi, ri, ei, reread));
+                    found = true;
+                }
+            }
+            if !found {
+                return None;
+            }
+        }
+        // Every plan must fit before anything changes.
+        let mut swaps: Vec<(usize, ParsedSkill)> = Vec::new();
+        // (warning index, line, provider, root, entry, rejection)
+        type Line = (usize, String, usize, usize, usize, Option<Box<crate::engine::skillfile::Rejection>>);
+        let mut lines: Vec<Line> = Vec::new();
+        for (pi, ri, ei, reread) in plans {
+            let p = &self.providers[pi];
+            let ProviderRun::Filesystem { scan, .. } = &p.run else { return None };
+            let entry = &scan.roots[ri].entries[ei];
+            match (&entry.outcome, reread) {
+                (Outcome::Candidate(local), Reread::Candidate(skill)) => {
+                    let i =
+                        self.candidates.iter().position(|c| c.provider_order == p.order && c.local_order == *local)?;
+                    if self.candidates[i].skill.name != skill.name {
+                        return None;
+                    }
+                    swaps.push((i, *skill));
+                }
+                (Outcome::Warned { warning, .. }, Reread::Warned(line, rejection)) => {
+                    lines.push((*warning, line, pi, ri, ei, rejection));
+                }
+                (Outcome::SystemSkipped, Reread::Quiet(Outcome::SystemSkipped))
+                | (Outcome::Ignored, Reread::Quiet(Outcome::Ignored)) => {}
+                (Outcome::Silent(a), Reread::Quiet(Outcome::Silent(b))) if *a == b => {}
+                _ => return None,
+            }
+        }
+        let mut before = Vec::with_capacity(swaps.len());
+        for (i, skill) in swaps {
+            let old = std::mem::replace(&mut self.candidates[i].skill, skill);
+            let mut was = self.candidates[i].clone();
+            was.skill = old;
+            before.push(was);
+        }
+        for (warning, line, pi, ri, ei, rejection) in lines {
+            self.warnings[warning] = line;
+            if let ProviderRun::Filesystem { scan, .. } = &mut self.providers[pi].run {
+                scan.roots[ri].entries[ei].outcome = Outcome::Warned { warning, rejection };
+            }
+        }
+        Some(before)
+    }
+
     /// The filesystem providers' scans, in registration order.
     pub fn scans(&self) -> impl Iterator<Item = (&ResolvedProvider, &ProviderScan)> {
         self.providers.iter().filter_map(|p| match &p.run {

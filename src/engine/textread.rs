@@ -333,7 +333,7 @@ fn read_open(mut file: nodefs::OpenFile, err_path: &str, strict: bool, keep: Kee
         let bytes =
             read_all_open(&mut file, &meta).map_err(|e| Failure::Node(NodeError::from_io(&e, "read", err_path)))?;
         if !strict {
-            if utf16_len_of_utf8(&bytes) > V8_MAX_STRING {
+            if over_v8_string_limit(&bytes) {
                 return Err(too_long());
             }
             return Ok(Decoded::Bytes(FileBytes { bytes, strict }));
@@ -496,10 +496,16 @@ fn decode_strict(bytes: &[u8]) -> Strict {
     }
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(body) {
-        Ok(_) if utf16_len_of_utf8(body) > V8_MAX_STRING => Strict::TooLong,
+        Ok(_) if over_v8_string_limit(body) => Strict::TooLong,
         Ok(_) => Strict::Text,
         Err(_) => Strict::InvalidUtf8,
     }
+}
+
+/// Whether the bytes make more UTF-16 units than V8's longest string: counted only when they
+/// could (a byte counts at most two units), not for every file.
+fn over_v8_string_limit(bytes: &[u8]) -> bool {
+    bytes.len() as u64 * 2 > V8_MAX_STRING && utf16_len_of_utf8(bytes) > V8_MAX_STRING
 }
 
 /// UTF-16 units of well-formed UTF-8 (an approximation for ill-formed input): one per

@@ -698,6 +698,16 @@ impl<'a> Ctx<'a> {
                 .help("drop one of the two settings"),
             );
         }
+        // Codex's metadata beside a skill folder's `SKILL.md`, compared with this frontmatter.
+        if let (SubjectKind::Bundle { dir, .. }, Some(inv)) = (&self.subject.kind, invocation) {
+            let manual_only = !inv.model_invocable;
+            let skill = super::codex::Frontmatter {
+                path: self.path,
+                manual_only,
+                key_span: if manual_only { self.key_span("disable-model-invocation") } else { None },
+            };
+            findings.extend(super::codex::check(dir, &skill));
+        }
         // The catalog's whitespace collapse, computed once for the rules that need it.
         let normalized = description.as_deref().map(js::collapse_whitespace);
         if let Some(n) = &normalized

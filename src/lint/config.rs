@@ -14,6 +14,8 @@
 //! unscanned-ok: [.claude/skills] # skill folders the harness does not scan, kept on purpose
 //! not-skills: [.agents/skills/README.md] # Markdown kept in a root on purpose (logged, skipped)
 //! extra-keys: [requires, owner] # the team's own frontmatter keys: not `unknown-key`
+//! baseline: .dsh-skills-baseline.json # known findings (`lint --write-baseline`), left out by
+//!                               # `lint` and the language server; `--baseline FILE` wins
 //! ```
 //!
 //! Suppressions, in the frontmatter only (the body is model-facing text):
@@ -58,6 +60,9 @@ pub struct Config {
     pub not_skills: Vec<String>,
     /// Frontmatter keys the project uses besides the known ones (`extra-keys`).
     pub extra_keys: Vec<String>,
+    /// `baseline`: the baseline file `lint` (without `--baseline`) and the language server
+    /// apply, as written; relative to the file's directory.
+    pub baseline: Option<String>,
 }
 
 impl Config {
@@ -181,10 +186,21 @@ impl Config {
                 }
                 "unscanned-ok" => config.unscanned_ok = path_list("unscanned-ok", value, "folder")?,
                 "not-skills" => config.not_skills = path_list("not-skills", value, "file")?,
+                "baseline" => {
+                    config.baseline = match value {
+                        Value::String(s) if !s.is_empty() => Some(s.to_string()),
+                        Value::Null => None,
+                        _ => {
+                            return Err(
+                                "`baseline` is the path of a baseline file (`lint --write-baseline FILE`)".into()
+                            );
+                        }
+                    }
+                }
                 other => {
                     return Err(format!(
                         "unknown key `{other}` (the file takes `rules`, `compat`, `fail-on`, `unscanned-ok`, \
-                         `not-skills` and `extra-keys`)"
+                         `not-skills`, `extra-keys` and `baseline`)"
                     ));
                 }
             }
@@ -196,6 +212,12 @@ impl Config {
     /// against `base`).
     pub fn not_skills_paths(&self, base: &str) -> Vec<String> {
         self.resolve_entries(&self.not_skills, base)
+    }
+
+    /// The `baseline` file as an absolute path (relative to the file's folder, else to `base`).
+    pub fn baseline_path(&self, base: &str) -> Option<String> {
+        let b = self.baseline.as_ref()?;
+        self.resolve_entries(std::slice::from_ref(b), base).pop()
     }
 
     /// The `unscanned-ok` folders as absolute paths (relative ones against the file's folder,

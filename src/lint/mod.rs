@@ -19,6 +19,7 @@
 pub mod baseline;
 pub mod bundle;
 pub mod check;
+pub mod codex;
 pub mod config;
 pub mod content;
 pub mod fix;

@@ -1,4 +1,5 @@
-//! Lint's per-file check inside discovery's pass ([`InPass`]).
+//! Lint's per-file check inside discovery's pass ([`InPass`]) and inside the tree walk
+//! ([`TreeCheck`]).
 
 use super::Severity;
 use super::check::CheckOptions;
@@ -16,7 +17,7 @@ pub struct InPass {
 
 impl crate::engine::discover::FileCheck for InPass {
     fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
-        let subject = super::targets::subject(file.root, file.entry, file.path.to_string(), None);
+        let subject = super::subject::entry_subject(file.root, file.entry, file.path.to_string(), None);
         let mut result = super::check::check_bytes(&subject, file.bytes, file.yaml, &self.opts);
         keep_what_lint_needs(&mut result, &subject.path, &self.config, &self.opts.compat);
         Box::new(result)
@@ -62,4 +63,52 @@ pub fn keep_what_lint_needs(
         .max();
     let cut = last.map_or(0, |at| src.end_of_line_at(at));
     result.text_partial |= src.shorten_to(cut);
+}
+
+/// Lint's check of a skill folder that the tree walk finds outside the roots, made on the
+/// walker thread that finds it, while the walk goes on: its `SKILL.md` checked as the unit it
+/// installs as (trimmed as [`InPass`] trims) and the folder's symbolic links
+/// ([`check_symlinks`](super::bundle::check_symlinks)). [`tree_targets`](super::targets::tree_targets)
+/// hands it to the skill's subject; [`unwrap_walked`] takes the links back out.
+#[derive(Debug)]
+pub struct Walked {
+    pub result: super::check::FileResult,
+    pub links: Vec<super::Finding>,
+}
+
+/// What [`TreeCheck::within`] checks with.
+#[derive(Clone, Debug)]
+pub struct TreeCheck {
+    pub opts: CheckOptions,
+    pub config: super::config::Config,
+}
+
+impl TreeCheck {
+    /// The [`SkillCheck`](crate::analysis::tree::SkillCheck) that makes a [`Walked`] of each
+    /// skill folder inside one of `within` (of every one when it is empty).
+    pub fn within(&self, within: Vec<String>) -> crate::analysis::tree::SkillCheck {
+        let TreeCheck { opts, config } = self.clone();
+        std::sync::Arc::new(move |dir: &str| {
+            if !within.is_empty() && !within.iter().any(|w| crate::engine::platform::inside(dir, w)) {
+                return None;
+            }
+            let subject = super::subject::folder_subject(dir);
+            let mut result = super::check::check_file(&subject, &opts);
+            keep_what_lint_needs(&mut result, &subject.path, &config, &opts.compat);
+            let links = super::bundle::check_symlinks(&subject);
+            Some(Box::new(Walked { result, links }) as Box<dyn std::any::Any + Send>)
+        })
+    }
+}
+
+/// A subject the tree walk checked holds a [`Walked`]: leave it the file's result, as
+/// discovery's pass does, and return the folder's symbolic-link findings.
+pub fn unwrap_walked(subject: &mut super::check::Subject) -> Option<Vec<super::Finding>> {
+    let checked = subject.checked.as_ref()?;
+    if checked.peek(|r| r.is::<Walked>()) != Some(true) {
+        return None;
+    }
+    let walked = checked.take()?.downcast::<Walked>().ok()?;
+    subject.checked = Some(std::sync::Arc::new(crate::engine::discover::Checked::new(Box::new(walked.result))));
+    Some(walked.links)
 }

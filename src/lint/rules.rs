@@ -638,6 +638,45 @@ pub static RULES: &[Rule] = &[
         "Reference the skill's own files relatively (`scripts/x.py`), or write `~` or `$HOME`.",
     ),
     rule(
+        "openai-yaml-invalid",
+        Warning,
+        Suspicious,
+        "The skill's `agents/openai.yaml` (Codex's metadata) is not valid YAML or has a value of the wrong type.",
+        "The harness does not read `agents/openai.yaml`; Codex does, and reads it fail open: a YAML error or a \
+         value of the wrong type anywhere in it (a section that is not a mapping, a list where text belongs, \
+         `allow_implicit_invocation: \"false\"`, `no` or `0` instead of a plain `false`) makes Codex log \
+         `ignoring …: invalid openai.yaml` and ignore the whole file: no display name, icons, default prompt or \
+         dependencies, and the skill is invoked implicitly whatever its policy says.",
+        "Fix the value the message names: `interface`, `policy` and `dependencies` are mappings, text fields are \
+         strings, `allow_implicit_invocation` is a plain `true` or `false`.",
+    ),
+    rule(
+        "openai-yaml-ignored-field",
+        Warning,
+        Suspicious,
+        "Codex drops one field of the skill's `agents/openai.yaml`, or does not know a key that is a slip of one it does.",
+        "Codex checks each field of `agents/openai.yaml` on its own and drops one that fails, with a warning in its \
+         log: an empty value, a `display_name` over 64 characters, a `short_description` or `default_prompt` over \
+         1,024, a `brand_color` that is not `#RRGGBB`, an icon that is not a relative path under the skill's \
+         `assets/`, a tool without `type` or `value`. A key it does not know (`displayName`, \
+         `allow_implicit_invocations`) is ignored without a word, so that setting is lost. An icon path that names no \
+         file is kept, and Codex shows no icon. The harness reads none of this file.",
+        "Fix the field as the message says: rename the key, shorten the text, write the colour as `#RRGGBB`, put the \
+         icon under `assets/`.",
+    ),
+    rule(
+        "invocation-policy-mismatch",
+        Warning,
+        Suspicious,
+        "`disable-model-invocation` and Codex's `policy.allow_implicit_invocation` disagree.",
+        "`disable-model-invocation: true` in the frontmatter keeps a skill out of the model's catalog in the harness \
+         (and in Claude Code, which reads the same key); Codex reads its own setting, \
+         `policy.allow_implicit_invocation: false` in `agents/openai.yaml`. A skill that has `agents/openai.yaml` and \
+         sets only one of them is invoked by the model in one agent and only on request in the other.",
+        "Set both or neither: add `policy:` / `allow_implicit_invocation: false` to `agents/openai.yaml`, or \
+         `disable-model-invocation: true` to the frontmatter (or drop the one you did not mean).",
+    ),
+    rule(
         "invisible-unicode",
         Warning,
         Suspicious,

@@ -39,3 +39,28 @@ impl Subject {
         }
     }
 }
+
+/// The subject for a root entry's skill file (`path`, its locator), as discovery read it.
+pub fn entry_subject(
+    root: &crate::engine::discover::Root,
+    entry: &crate::engine::discover::Entry,
+    path: String,
+    checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
+) -> Subject {
+    let kind = match entry.kind {
+        crate::engine::nodefs::Kind::Directory => {
+            SubjectKind::Bundle { dir: entry.path.clone(), entry: entry.name.clone() }
+        }
+        _ => SubjectKind::Flat { root: root.path.clone(), entry: entry.name.clone() },
+    };
+    Subject { path, kind, node_mode: root.trusted_host, checked }
+}
+
+/// A skill folder found outside the roots, as the subject it is linted as: its `SKILL.md`, the
+/// unit it installs as.
+pub fn folder_subject(dir: &str) -> Subject {
+    use crate::engine::platform;
+    let entry = dir.trim_end_matches(platform::SEP).rsplit(platform::SEP).next().unwrap_or("").to_string();
+    let kind = SubjectKind::Bundle { dir: dir.to_string(), entry };
+    Subject { path: platform::join(dir, "SKILL.md"), kind, node_mode: false, checked: None }
+}

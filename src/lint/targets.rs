@@ -3,9 +3,7 @@
 
 use super::check::{Subject, SubjectKind};
 use super::{Finding, Severity};
-use crate::engine::discover::{
-    Entry, Environment, Outcome, ProviderConfig, Root, RootReport, RootStatus, SilentReason,
-};
+use crate::engine::discover::{Entry, Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
 use crate::engine::nodefs::Kind;
 use crate::engine::platform::{self, inside};
 use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
@@ -146,7 +144,7 @@ fn provider_failure(path: &str, provider: &str, error: &str, is_root: bool) -> F
 fn blank_entry(root: &str, path: &str) -> Finding {
     let name = path.rsplit(platform::SEP).next().unwrap_or(path);
     let points: Vec<String> = name.chars().map(|c| format!("U+{:04X}", c as u32)).collect();
-    let others = match std::fs::read_dir(root).map_or(0, |d| d.count()).saturating_sub(1) {
+    let others = match crate::engine::nodefs::readdir(root).map_or(0, |d| d.len()).saturating_sub(1) {
         1 => "its one other entry is not loaded".to_string(),
         n => format!("none of its {n} other entries is loaded"),
     };
@@ -220,7 +218,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
             }
             Outcome::Ignored => ignored(&e.path, &e.name, e.kind, node_mode, t),
             Outcome::SystemSkipped => {
-                let has_skill = std::fs::metadata(platform::join(&e.path, "SKILL.md")).is_ok()
+                let has_skill = crate::engine::nodefs::stat(&platform::join(&e.path, "SKILL.md")).is_ok()
                     || !nested_skill_files(&e.path).0.is_empty();
                 if has_skill {
                     t.findings.push(
@@ -240,26 +238,14 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
     reported
 }
 
-/// The subject for a root entry's skill file (`path`, its locator), as discovery read it.
-pub fn subject(
-    root: &Root,
-    entry: &Entry,
-    path: String,
-    checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
-) -> Subject {
-    let kind = match entry.kind {
-        Kind::Directory => SubjectKind::Bundle { dir: entry.path.clone(), entry: entry.name.clone() },
-        _ => SubjectKind::Flat { root: root.path.clone(), entry: entry.name.clone() },
-    };
-    Subject { path, kind, node_mode: root.trusted_host, checked }
-}
+pub use super::subject::{entry_subject as subject, folder_subject as tree_subject};
 
 /// A root entry the harness classified as neither a folder nor a `.md` file.
 fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets) {
-    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if is_link && let Err(err) = std::fs::metadata(path) {
-        let target = std::fs::read_link(path).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        let node_err = crate::engine::nodefs::NodeError::from_io(&err, "stat", path);
+    // Through the file system the discovery read (a git overlay for `diff`), not the disk.
+    let is_link = crate::engine::nodefs::is_symlink(path);
+    if is_link && let Err(node_err) = crate::engine::nodefs::stat(path) {
+        let target = crate::engine::nodefs::readlink(path).unwrap_or_default();
         let (harness, severity) = if node_mode {
             (
                 format!(
@@ -312,8 +298,8 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
 /// its author evidently meant it to load.
 fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
     let locator = platform::join(dir, "SKILL.md");
-    if std::fs::symlink_metadata(&locator).is_ok_and(|m| m.file_type().is_symlink()) {
-        let target = std::fs::read_link(&locator).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    if crate::engine::nodefs::is_symlink(&locator) {
+        let target = crate::engine::nodefs::readlink(&locator).unwrap_or_default();
         t.findings.push(
             Finding::new(
                 "dangling-symlink",
@@ -344,7 +330,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
             "the harness looks only one level deep (`<root>/<folder>/SKILL.md`) and never discovers this skill",
         )
         .severity(if well_formed { Severity::Error } else { Severity::Warning });
-        if std::fs::symlink_metadata(&to).is_ok() {
+        if crate::engine::nodefs::lexists(&to) {
             f = f.help(format!(
                 "move `{}` directly under the root; `{}` already exists there, so give it another name",
                 moved, to
@@ -377,10 +363,10 @@ pub fn well_formed_name(path: &str) -> Option<String> {
 
 /// A file in `dir` named like `SKILL.md` in another letter case.
 fn case_variant(dir: &str) -> Option<String> {
-    let mut variants: Vec<String> = std::fs::read_dir(dir)
+    let mut variants: Vec<String> = crate::engine::nodefs::readdir(dir)
         .ok()?
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .into_iter()
+        .filter_map(|e| e.name)
         .filter(|n| n != "SKILL.md" && n.eq_ignore_ascii_case("SKILL.md"))
         .collect();
     variants.sort();
@@ -464,6 +450,11 @@ fn entry_name(root: &str, path: &str) -> String {
 fn same_file(a: &str, b: &str) -> bool {
     if a == b {
         return true;
+    }
+    // Under a git overlay (`diff`) the files are the overlay's: compare their real paths there.
+    if crate::engine::nodefs::current_overlay().is_some() {
+        use crate::engine::nodefs::realpath;
+        return matches!((realpath(a), realpath(b)), (Ok(x), Ok(y)) if x == y);
     }
     // Two stats rule out most pairs cheaply (resolving a path costs a syscall per component);
     // equal identities are confirmed by resolving, so hard links stay two files.
@@ -593,8 +584,12 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
         if !s.mirrors.is_empty() {
             mirrored.push(s.clone());
         }
-        let kind = SubjectKind::Bundle { dir: s.dir.clone(), entry: basename(&s.dir) };
-        t.add(Subject { path: s.file(), kind, node_mode: false, checked: None });
+        let mut subject = tree_subject(&s.dir);
+        // Checked by the walk that found it ([`super::pass::tree_check`]), once.
+        if !t.seen.contains(&subject.path) {
+            subject.checked = tree.checked.get(&s.dir).cloned();
+        }
+        t.add(subject);
     }
     let added = t.subjects.len() - before;
     let new_paths: Vec<String> = t.subjects[before..].iter().map(|s| s.path.clone()).collect();
@@ -729,8 +724,11 @@ pub fn from_paths(
     settings: &Settings,
     env: &Environment,
     intentional: &[String],
+    check: &super::pass::TreeCheck,
 ) -> Result<Targets, UsageError> {
     let mut t = Targets { complete: true, ..Targets::default() };
+    // The walks check the skills they find inside the paths given, as they find them.
+    let given: Vec<String> = paths.iter().map(|p| platform::resolve(&env.process_cwd, p)).collect();
     let roots = crate::engine::snapshot::root_paths(settings, env);
     // The cwd's search for unscanned folders, made once when a folder of skills needs it.
     let mut cwd_search: Option<crate::analysis::unscanned::Search> = None;
@@ -779,7 +777,7 @@ pub fn from_paths(
                     continue;
                 }
             } else if is_project_dir(&abs) {
-                let taken = project_targets(&abs, settings, env, intentional, &mut t);
+                let taken = project_targets(&abs, settings, env, intentional, check, &mut t);
                 t.inputs.push(input("project", taken));
                 if (t.subjects.len(), t.findings.len()) == before {
                     // A project without skills is linted clean, not an error.
@@ -789,10 +787,11 @@ pub fn from_paths(
                 let search = cwd_search.get_or_insert_with(|| {
                     let mut quiet = settings.clone();
                     quiet.scan.check = None;
-                    crate::analysis::unscanned::search(
+                    crate::analysis::unscanned::search_checked(
                         &crate::engine::snapshot::discover_kept(&quiet, env),
                         &env.home,
                         intentional,
+                        Some(check.within(given.clone())),
                     )
                 });
                 let in_project = search.project_root.as_deref().is_some_and(|r| inside(&abs, r));
@@ -801,7 +800,7 @@ pub fn from_paths(
                     &search.tree
                 } else {
                     let prune: Vec<String> = roots.iter().filter(|r| inside(r, &abs)).cloned().collect();
-                    own = crate::analysis::tree::scan(&abs, &prune);
+                    own = crate::analysis::tree::scan_checked(&abs, &prune, Some(check.within(Vec::new())));
                     &own
                 };
                 let n = tree_targets(tree, &abs, &mut t);
@@ -889,6 +888,7 @@ fn project_targets(
     settings: &Settings,
     env: &Environment,
     intentional: &[String],
+    check: &super::pass::TreeCheck,
     t: &mut Targets,
 ) -> String {
     let mut scoped = settings.clone();
@@ -909,7 +909,8 @@ fn project_targets(
         t.add(s);
     }
     t.findings.extend(sub.findings.into_iter().filter(|f| keep(&f.path)));
-    let search = crate::analysis::unscanned::search(&snap, "", intentional);
+    let search =
+        crate::analysis::unscanned::search_checked(&snap, "", intentional, Some(check.within(vec![dir.to_string()])));
     let n = tree_targets(&search.tree, dir, t);
     t.findings.extend(unscanned_findings(&search, Some(dir)));
     let rel = |r: &str| r.strip_prefix(&format!("{project}{}", platform::SEP)).unwrap_or(r).to_string();

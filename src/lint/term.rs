@@ -1,57 +1,25 @@
-//! Terminal safety for lint's messages and snippets.
+//! Terminal safety for lint's messages and snippets, by the one policy of [`crate::textsafe`].
 //!
 //! Skill names, descriptions, paths and YAML messages come from files anyone can write. In
 //! human and GitHub output every control character, ANSI escape, bidirectional override and
-//! invisible format character is shown escaped (`\u{1b}`), so a hostile file cannot move the
-//! cursor, recolour the terminal, hide text or make a line read backwards. JSON and SARIF carry
-//! the exact data (their encoders escape control characters themselves).
+//! invisible format character is shown escaped (`\x1b`, `\u{202e}`), so a hostile file cannot
+//! move the cursor, recolour the terminal, hide text or make a line read backwards. JSON and
+//! SARIF carry the exact data (their encoders escape control characters themselves).
 
 use std::borrow::Cow;
 
-/// Characters shown escaped: C0 and C1 controls, DEL, bidirectional controls, zero-width and
-/// other invisible format characters, line and paragraph separators.
-pub fn is_unsafe(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            | '\u{ad}'
-            | '\u{61c}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{2069}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-    )
-}
+pub use crate::textsafe::is_unsafe;
+use crate::textsafe::push_escaped;
 
-/// `s` with every unsafe character written as `\n`, `\t`, `\r` or `\u{…}`.
+/// `s` with every unsafe character escaped ([`crate::textsafe::safe`]).
 pub fn escape(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_unsafe) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        push_escaped(&mut out, c);
-    }
-    Cow::Owned(out)
+    crate::textsafe::safe(s)
 }
 
 /// Like [`escape`], but keeps line breaks (for multi-line help text written by dsh-skills
 /// around untrusted parts that were escaped already).
 pub fn escape_keep_newlines(s: &str) -> String {
-    s.split('\n').map(|l| escape(l).into_owned()).collect::<Vec<_>>().join("\n")
-}
-
-fn push_escaped(out: &mut String, c: char) {
-    match c {
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        '\r' => out.push_str("\\r"),
-        c if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-        c => out.push(c),
-    }
+    crate::textsafe::safe_multiline(s)
 }
 
 /// A source excerpt made safe for a terminal, with a map from offsets in the original to
@@ -97,10 +65,15 @@ mod tests {
     #[test]
     fn escapes_hostile_text() {
         assert_eq!(escape("plain é 😀"), "plain é 😀");
-        assert_eq!(escape("a\u{1b}[31mred\u{202e}x\ny\u{9b}"), "a\\u{1b}[31mred\\u{202e}x\\ny\\u{9b}");
+        assert_eq!(escape("a\u{1b}[31mred\u{202e}x\ny\u{9b}"), "a\\x1b[31mred\\u{202e}x\\ny\\x9b");
         let safe = SafeText::new("ab\u{1b}c\r\nd");
-        assert_eq!(safe.text, "ab\\u{1b}c\nd");
-        assert_eq!(safe.map(3), 8);
-        assert_eq!(safe.map(6), 10);
+        assert_eq!(safe.text, "ab\\x1bc\nd");
+        assert_eq!(safe.map(3), 6);
+        assert_eq!(safe.map(6), 8);
+        // One policy: line separators and the byte order mark are escaped everywhere; joiners
+        // inside emoji are not.
+        assert_eq!(escape("a\u{2028}b\u{feff}"), crate::textsafe::safe("a\u{2028}b\u{feff}"));
+        assert_eq!(escape("a\u{2028}b\u{feff}"), "a\\u{2028}b\\u{feff}");
+        assert_eq!(escape("👩\u{200d}💻"), "👩\u{200d}💻");
     }
 }

@@ -52,6 +52,22 @@ pub fn run(g: &GlobalArgs, args: &LspArgs, env: &Environment) -> anyhow::Result<
                 Config::default()
             }
         };
+        if let Some(file) = config.baseline_path(&start) {
+            let shown = crate::lint::term::escape(&file).into_owned();
+            match std::fs::read_to_string(&file) {
+                Err(e) => problems.push(format!(
+                    "cannot read the baseline {shown} named in the lint configuration: {e}; every finding is shown"
+                )),
+                Ok(text) => {
+                    if let Err(e) = crate::lint::baseline::Baseline::parse(&text) {
+                        problems.push(format!(
+                            "{shown} is not a dsh-skills lint baseline: {}; every finding is shown",
+                            crate::lint::term::escape(&e)
+                        ));
+                    }
+                }
+            }
+        }
         let mut compat = flags.clone();
         for c in &config.compat {
             if !compat.contains(c) {

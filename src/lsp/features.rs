@@ -80,8 +80,22 @@ pub fn lint(shared: &Shared, doc: &Doc) -> Option<(Run, Subject)> {
     let discovery = shared.discovery();
     let s = subject(discovery.as_deref(), doc)?;
     let ctx = shared.context();
-    let run = buffer::lint_buffer(discovery.as_deref(), s.clone(), bytes(doc), &ctx.settings, &ctx.env, &ctx.opts);
+    let mut run = buffer::lint_buffer(discovery.as_deref(), s.clone(), bytes(doc), &ctx.settings, &ctx.env, &ctx.opts);
+    apply_baseline(&ctx, &mut run);
     Some((run, s))
+}
+
+/// The configuration's `baseline`, applied as `dsh-skills lint` applies it: known findings are
+/// not shown. Read at every lint (it is small, and `lint --write-baseline` rewrites it while the
+/// editor is open); one that cannot be read is reported once, by the context.
+fn apply_baseline(ctx: &super::Context, run: &mut Run) {
+    let Some(file) = ctx.opts.config.baseline_path(&ctx.start()) else { return };
+    let Some(known) = std::fs::read_to_string(&file).ok().and_then(|t| crate::lint::baseline::Baseline::parse(&t).ok())
+    else {
+        return;
+    };
+    let base_dir = crate::engine::platform::dirname(&file);
+    known.apply(&mut run.report, &base_dir, &file, &|_| true, &|_| true);
 }
 
 /// At most this many diagnostics per document (errors first); editors slow to a crawl on more.

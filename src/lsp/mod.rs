@@ -30,6 +30,16 @@ pub struct Context {
     pub problems: Vec<String>,
 }
 
+impl Context {
+    /// The session cwd: the workspace folder, or the process's.
+    pub fn start(&self) -> String {
+        self.settings.cwd.as_deref().map_or_else(
+            || self.env.process_cwd.clone(),
+            |c| crate::engine::platform::resolve(&self.env.process_cwd, c),
+        )
+    }
+}
+
 /// Builds the [`Context`] for a workspace folder (`None`: the editor opened no folder). Called
 /// again on every discovery refresh, so edits to the lint configuration file apply.
 pub type ContextFactory = Box<dyn Fn(Option<&str>) -> anyhow::Result<Context> + Send + Sync>;

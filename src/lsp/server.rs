@@ -63,6 +63,28 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// A session with no client and no workers: what it would send is dropped, no discovery
+    /// runs (the first one counts as done, with none found) and the factory is never called.
+    /// For driving the message handling on one thread: [`notification`], then
+    /// [`features::diagnostics`] on the documents it queued and [`features::request`] for
+    /// requests (the fuzz target `fuzz/fuzz_targets/lsp.rs`).
+    pub fn detached(context: Context, encoding: Encoding) -> Shared {
+        Shared {
+            sender: Mutex::new(None),
+            docs: Mutex::new(HashMap::new()),
+            context: RwLock::new(Arc::new(context)),
+            discovery: RwLock::new(None),
+            ready: (Mutex::new(true), std::sync::Condvar::new()),
+            cancelled: Mutex::new(HashSet::new()),
+            encoding,
+            renames: false,
+            watch: false,
+            problems_shown: std::sync::atomic::AtomicBool::new(false),
+            factory: Box::new(|_| anyhow::bail!("a detached session reads no configuration")),
+            root: None,
+        }
+    }
+
     pub fn context(&self) -> Arc<Context> {
         self.context.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
@@ -287,7 +309,9 @@ fn text_document_uri(params: &serde_json::Value) -> Option<String> {
     params.get("textDocument")?.get("uri")?.as_str().map(str::to_string)
 }
 
-fn notification(shared: &Shared, n: Notification, diag_tx: &mpsc::Sender<String>, disc_tx: &mpsc::Sender<()>) {
+/// Handle one notification as the message loop does: document texts are kept (incremental
+/// edits applied), the documents to lint go to `diag_tx`, a discovery refresh to `disc_tx`.
+pub fn notification(shared: &Shared, n: Notification, diag_tx: &mpsc::Sender<String>, disc_tx: &mpsc::Sender<()>) {
     match n.method.as_str() {
         notif::DidOpenTextDocument::METHOD => {
             let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else { return };

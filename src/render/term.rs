@@ -88,7 +88,7 @@ impl Term {
     }
 }
 
-pub use crate::textsafe::{ESCAPED_NOTE, is_unsafe_char, json_for_terminal, safe, safe_multiline, safe_text};
+pub use crate::textsafe::{ESCAPED_NOTE, is_unsafe, json_for_terminal, safe, safe_multiline, safe_text};
 
 /// A multi-line message (a harness log line with a YAML error's excerpt and caret) for a
 /// terminal: each line escaped, the lines after the first indented by `indent` columns (an

@@ -273,3 +273,43 @@ fn markdown_and_annotations() {
     assert!(gh.contains("::warning file=.agents/skills/alpha/SKILL.md,title=dsh-skills diff%3A hidden::"), "{gh}");
     assert!(gh.contains("::error file=.agents/skills/flat.md,title=dsh-skills diff%3A fails to load::"), "{gh}");
 }
+
+/// `(rule, path)` of `lint.new` or `lint.fixed`.
+fn lint_items(v: &Value, which: &str) -> Vec<(String, String)> {
+    v["lint"][which]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["rule"].as_str().unwrap().to_string(), l["path"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn entry_level_lint_findings_are_compared_at_each_state() {
+    let r = repo();
+    let d = &r.dir;
+    write(d, ".agents/skills/a/SKILL.md", &skill("a", "A.", "a"));
+    let base = commit(d, "base");
+    // A higher-ranked copy shadows `a`; `b`'s SKILL.md is a link to nothing.
+    write(d, ".dsh/skills/a/SKILL.md", &skill("a", "A, the project's copy.", "a"));
+    std::fs::create_dir_all(d.join(".agents/skills/b")).unwrap();
+    std::os::unix::fs::symlink("missing.md", d.join(".agents/skills/b/SKILL.md")).unwrap();
+    let head = commit(d, "shadow and a dangling link");
+    // The working tree has neither any more: the commits' answers must not come from it.
+    std::fs::remove_dir_all(d.join(".dsh")).unwrap();
+    std::fs::remove_dir_all(d.join(".agents/skills/b")).unwrap();
+    let (v, _) = diff(&r, &[&base, &head]);
+    let new = lint_items(&v, "new");
+    assert!(new.iter().any(|(rule, p)| rule == "shadowed-skill" && p.ends_with(".agents/skills/a/SKILL.md")), "{v:#}");
+    assert!(
+        new.iter().any(|(rule, p)| rule == "dangling-symlink" && p.ends_with(".agents/skills/b/SKILL.md")),
+        "{v:#}"
+    );
+    // From the head commit to the working tree, both are fixed.
+    let (v, _) = diff(&r, &[&head]);
+    let fixed = lint_items(&v, "fixed");
+    assert!(fixed.iter().any(|(rule, _)| rule == "shadowed-skill"), "{v:#}");
+    assert!(fixed.iter().any(|(rule, _)| rule == "dangling-symlink"), "{v:#}");
+    assert!(lint_items(&v, "new").is_empty(), "{v:#}");
+}

@@ -3,6 +3,7 @@
 
 mod baseline;
 mod cli;
+mod codex;
 mod conformance;
 mod fix;
 mod golden;

@@ -29,5 +29,6 @@ mod new;
 mod pty;
 mod tokens;
 mod watch;
+mod watch_storm;
 mod yaml11;
 mod yaml_scanner_runs;

@@ -12,23 +12,23 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long any one awaited event may take on a loaded machine.
-const PATIENCE: Duration = Duration::from_secs(30);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(30);
 
 /// A running `dsh-skills watch --format json` and its parsed event lines.
-struct Watch {
-    child: Child,
-    events: Receiver<Value>,
-    seen: Vec<Value>,
+pub(crate) struct Watch {
+    pub(crate) child: Child,
+    pub(crate) events: Receiver<Value>,
+    pub(crate) seen: Vec<Value>,
 }
 
-fn skill(dir: &Path, name: &str, description: &str, body: &str) {
+pub(crate) fn skill(dir: &Path, name: &str, description: &str, body: &str) {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {description}\n---\n{body}\n"))
         .unwrap();
 }
 
 /// A project (with `.git`) and an empty home, in a fresh temporary directory.
-fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
+pub(crate) fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("p");
     let home = tmp.path().join("home");
@@ -37,7 +37,7 @@ fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (tmp, project, home)
 }
 
-fn args(project: &Path, extra: &[&str]) -> Vec<String> {
+pub(crate) fn args(project: &Path, extra: &[&str]) -> Vec<String> {
     let mut a: Vec<String> =
         ["watch", "--no-config", "--format", "json", "--stability-threshold", "40", "--poll-interval", "20"]
             .iter()
@@ -57,13 +57,13 @@ fn validator() -> &'static jsonschema::Validator {
 }
 
 impl Watch {
-    fn start(project: &Path, home: &Path, extra: &[&str]) -> Watch {
+    pub(crate) fn start(project: &Path, home: &Path, extra: &[&str]) -> Watch {
         let mut cmd = support::command(project, home);
         cmd.args(args(project, extra));
         Watch::spawn(cmd)
     }
 
-    fn spawn(mut cmd: std::process::Command) -> Watch {
+    pub(crate) fn spawn(mut cmd: std::process::Command) -> Watch {
         let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         let out = child.stdout.take().unwrap();
         let (tx, events) = std::sync::mpsc::channel();
@@ -85,7 +85,7 @@ impl Watch {
     }
 
     /// The next event that `want` accepts (events before it are kept in `seen`).
-    fn next(&mut self, what: &str, want: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) fn next(&mut self, what: &str, want: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + PATIENCE;
         loop {
             match self.events.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
@@ -112,11 +112,22 @@ impl Watch {
     }
 
     /// The next catalog event after a change.
-    fn change(&mut self, what: &str) -> Value {
+    pub(crate) fn change(&mut self, what: &str) -> Value {
         self.next(what, |e| e["event"] == "catalog" && e["trigger"] == "change")
     }
 
-    fn catalog_events(&self) -> usize {
+    /// The next catalog event after a change whose first note says `note`. On a loaded machine
+    /// one write can settle twice (a writer paused between truncating and writing for longer
+    /// than the threshold), and the second evaluation of the earlier change comes first.
+    pub(crate) fn change_noting(&mut self, what: &str, note: &str) -> Value {
+        self.next(what, |e| {
+            e["event"] == "catalog"
+                && e["trigger"] == "change"
+                && e["notes"][0].as_str().is_some_and(|n| n.contains(note))
+        })
+    }
+
+    pub(crate) fn catalog_events(&self) -> usize {
         self.seen.iter().filter(|e| e["event"] == "catalog").count()
     }
 }
@@ -129,7 +140,7 @@ impl Drop for Watch {
 }
 
 /// What `dsh-skills catalog [--update]` prints for the same tree (without the final newline).
-fn catalog_text(project: &Path, home: &Path, update: bool) -> String {
+pub(crate) fn catalog_text(project: &Path, home: &Path, update: bool) -> String {
     let mut a = vec!["catalog", "--no-config", "--quiet", "--cwd", project.to_str().unwrap()];
     if update {
         a.push("--update");
@@ -139,7 +150,7 @@ fn catalog_text(project: &Path, home: &Path, update: bool) -> String {
     text.strip_suffix('\n').unwrap_or(&text).to_string()
 }
 
-fn names(list: &Value) -> Vec<&str> {
+pub(crate) fn names(list: &Value) -> Vec<&str> {
     list.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect()
 }
 
@@ -182,13 +193,11 @@ fn each_kind_of_event_with_the_texts_catalog_prints() {
         "---\nname: alpha\ndescription: Alpha does other things.\nwhenToUse: Always.\n---\nBody two.\n",
     )
     .unwrap();
-    let e = w.change("a whenToUse edit");
+    let e = w.change_noting("a whenToUse edit", "whenToUse");
     assert_eq!(e["outcome"], "nothing", "{e:#}");
-    assert!(e["notes"][0].as_str().unwrap().contains("whenToUse"), "{e:#}");
     skill(&agents.join("gamma"), "gamma", "Gamma, the agents copy, edited.", "G.");
-    let e = w.change("a shadowed copy's edit");
+    let e = w.change_noting("a shadowed copy's edit", "shadowed");
     assert_eq!(e["outcome"], "nothing", "{e:#}");
-    assert!(e["notes"][0].as_str().unwrap().contains("shadowed"), "{e:#}");
 
     // A flat file added.
     std::fs::write(dsh.join("flat.md"), "---\nname: flat\ndescription: A flat skill.\n---\nF.\n").unwrap();
@@ -518,4 +527,81 @@ fn a_configuration_edit_changes_the_roots() {
     let out = cmd().args(["catalog", "--profile", "headless", "--update", "--quiet"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(e["text"].as_str().unwrap(), text.strip_suffix('\n').unwrap_or(&text));
+}
+
+/// Symbolic links created and removed directly in a root are changes, with the native back
+/// end and with polling: a loop (the provider fails, `catalog` says incomplete), a dangling
+/// link (nothing for the catalog, but an event), a link to a skill folder elsewhere (a skill
+/// added, then removed).
+#[cfg(unix)]
+fn links_in_a_root(extra: &[&str]) {
+    use std::os::unix::fs::symlink;
+    let (tmp, p, home) = tree();
+    let root = p.join(".dsh/skills");
+    skill(&root.join("alpha"), "alpha", "Alpha.", "A.");
+    let elsewhere = tmp.path().join("shared/beta");
+    skill(&elsewhere, "beta", "Beta, linked in.", "B.");
+    let mut w = Watch::start(&p, &home, extra);
+
+    symlink(root.join("loop"), root.join("loop")).unwrap();
+    let e = w.change("a link loop created");
+    assert_eq!(e["outcome"], "incomplete", "{e:#}");
+    assert!(e["failures"][0].as_str().unwrap().contains("ELOOP"), "{e:#}");
+    std::fs::remove_file(root.join("loop")).unwrap();
+    let e = w.change("the loop removed");
+    assert_eq!((e["outcome"].as_str(), e["reason"].as_str()), (Some("nothing"), Some("digest-unchanged")), "{e:#}");
+
+    symlink(tmp.path().join("nowhere"), root.join("dangling")).unwrap();
+    let e = w.change("a dangling link created");
+    assert_eq!(e["changed"][0], root.join("dangling").to_str().unwrap(), "{e:#}");
+    std::fs::remove_file(root.join("dangling")).unwrap();
+    let e = w.change("the dangling link removed");
+    assert_eq!(e["changed"][0], root.join("dangling").to_str().unwrap(), "{e:#}");
+
+    symlink(&elsewhere, root.join("beta")).unwrap();
+    let e = w.change("a link to a skill folder elsewhere");
+    assert_eq!(names(&e["diff"]["added"]), ["beta"], "{e:#}");
+    assert_eq!(e["text"].as_str().unwrap(), catalog_text(&p, &home, true));
+    std::fs::remove_file(root.join("beta")).unwrap();
+    let e = w.change("the link removed");
+    assert_eq!(names(&e["diff"]["removed"]), ["beta"], "{e:#}");
+    assert_eq!(e["text"].as_str().unwrap(), catalog_text(&p, &home, true));
+}
+
+#[cfg(unix)]
+#[test]
+fn links_created_and_removed_in_a_root_are_changes() {
+    links_in_a_root(&[]);
+}
+
+#[cfg(unix)]
+#[test]
+fn links_created_and_removed_in_a_root_are_changes_when_polling() {
+    links_in_a_root(&["--poll"]);
+}
+
+/// A poll pass reports a change only when something changed: a dangling link and a link loop
+/// in a root used to be a watcher error at every poll, so an event every poll, for good.
+#[cfg(unix)]
+#[test]
+fn polling_a_root_with_a_dangling_link_and_a_loop_stays_quiet() {
+    use std::os::unix::fs::symlink;
+    let (tmp, p, home) = tree();
+    let root = p.join(".dsh/skills");
+    skill(&root.join("alpha"), "alpha", "Alpha.", "A.");
+    skill(&p.join(".agents/skills/beta"), "beta", "Beta.", "B.");
+    symlink(tmp.path().join("nowhere"), root.join("dangling")).unwrap();
+    symlink(p.join(".agents/skills/loop"), p.join(".agents/skills/loop")).unwrap();
+    let mut w = Watch::start(&p, &home, &["--poll"]);
+    // About 50 polls at the 20 ms interval (fewer on a loaded machine, which can only make
+    // this pass more easily, never fail).
+    std::thread::sleep(Duration::from_secs(1));
+    while let Ok(e) = w.events.try_recv() {
+        w.seen.push(e);
+    }
+    assert_eq!(w.catalog_events(), 1, "only the start: {:#?}", w.seen);
+    // And a real change is still seen.
+    std::fs::remove_file(p.join(".agents/skills/loop")).unwrap();
+    let e = w.change("the loop removed");
+    assert_eq!(e["outcome"], "initial", "{e:#}");
 }

@@ -55,6 +55,10 @@ rm -f icuexport/collation/unihan/*.res
 # ICU's own ICU4X export builds the root with genuca in ICU4X mode; this ICU has only the regular
 # root, whose two CE32 forms ICU4X lacks are rewritten (see icu4x_root.py).
 python3 "$here/icu4x_root.py" icuexport/collation/unihan/*_data.toml
+# ICU4X's contraction matcher needs a value where a contraction's suffix passes from its marks to a
+# starter (kok's क्ष needs क्); ICU's builder drops such identity mappings, so they are added to
+# the data (see icu4x_prefixes.py).
+PYTHONPATH="$work/whl" python3 "$here/icu4x_prefixes.py"
 for t in small fast; do "$icu/bin/icuexportdata" -m norm --trie-type $t -d icuexport/norm/$t --all; done
 
 # 6. ICU4X 2.4's datagen (icu_provider_export + icu_provider_source) bakes it.

@@ -19,6 +19,7 @@ fn main() {
                 let cst = npm_yaml::parse(&s, &tokens);
                 let u = Utf16::new(&s);
                 std::hint::black_box(scalars_dump(&s, &u, &cst));
+                std::hint::black_box(npm_yaml::api::parse(&s).is_ok());
                 n += 1;
             }
         }

@@ -208,6 +208,9 @@ pub enum Top {
 pub struct Cst {
     pub nodes: Vec<Node>,
     pub top: Vec<Top>,
+    /// Where the parser calls `onNewLine` (what npm yaml's `LineCounter` gets) besides after
+    /// each newline token: after each `\n` of a scalar it makes a node of (bytes, in order).
+    pub newlines: Vec<u32>,
 }
 
 impl Cst {

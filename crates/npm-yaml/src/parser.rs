@@ -50,7 +50,7 @@ fn item_key(start: Vec<SourceToken>, key: Option<NodeId>, sep: Vec<SourceToken>)
 pub fn parse(src: &str, tokens: &[Token]) -> Cst {
     let mut p = Parser {
         src: src.as_bytes(),
-        cst: Cst { nodes: Vec::with_capacity(tokens.len() / 4 + 4), top: Vec::new() },
+        cst: Cst { nodes: Vec::with_capacity(tokens.len() / 4 + 4), top: Vec::new(), newlines: Vec::new() },
         stack: Vec::new(),
         at_new_line: true,
         indent: 0,
@@ -424,6 +424,7 @@ impl Parser<'_> {
                 // block-scalar source includes trailing newline
                 self.at_new_line = true;
                 self.indent = 0;
+                self.scalar_newlines(st.start, st.end);
                 self.pop(None);
                 Flow::Done
             }
@@ -856,8 +857,17 @@ impl Parser<'_> {
         self.line_end(fc)
     }
 
+    /// `onNewLine` after each `\n` of `src[start..end]`.
+    fn scalar_newlines(&mut self, start: u32, end: u32) {
+        let text = &self.src[start as usize..end as usize];
+        self.cst
+            .newlines
+            .extend(text.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| start + i as u32 + 1));
+    }
+
     /// `flowScalar(type)`: a new alias or flow scalar node for the current token.
     fn flow_scalar(&mut self) -> NodeId {
+        self.scalar_newlines(self.start, self.end);
         let node = Node::FlowScalar { kind: self.kind, indent: self.indent, source: (self.start, self.end), end: None };
         self.alloc(node)
     }

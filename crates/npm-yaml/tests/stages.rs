@@ -3,8 +3,8 @@
 //! (`tools/yaml-oracle/stages_pack.py` writes them; the format is described there). For the lexer,
 //! the CST parser and the scalar resolvers the answer is a hash of a canonical text dump (the
 //! same text `tools/yaml-oracle/stages.js` writes for npm yaml's `Lexer`, `Parser` and
-//! `resolveFlowScalar`/`resolveBlockScalar`); the final value, warnings and `String(e)` are kept
-//! whole for the composer.
+//! `resolveFlowScalar`/`resolveBlockScalar`); `YAML.parse`'s value, warnings and `String(e)` are
+//! kept whole and checked against `npm_yaml::api::parse`.
 //!
 //! The test fails when a stage agrees on fewer inputs of a corpus than its floor in `FLOORS`.
 //! To see an input's dumps side by side: `NPM_YAML_SHOW=3 cargo test -p dsh-skills-npm-yaml
@@ -104,8 +104,74 @@ fn mutated_inputs_go_through_every_stage() {
             }
             assert_eq!(at as usize, s.len(), "{s:?}");
             std::hint::black_box(scalars_dump(&s, &Utf16::new(&s), &cst));
+            // and the composer, prettifyError and toJS
+            match npm_yaml::api::parse(&s) {
+                Ok(p) => drop(std::hint::black_box(p)),
+                Err(e) => assert!(!e.pretty.is_empty()),
+            }
             n += 1;
         }
     }
     assert_eq!(n, 58_194);
+}
+
+/// Per corpus, the least number of inputs on which `npm_yaml::api::parse` agrees with npm yaml's
+/// `YAML.parse`: the value (or the error's code and `String(e)`), accept/reject, `String(e)`,
+/// the warnings: all of them (no input of the corpora reaches npm yaml's stack limit).
+const PARSE_FLOORS: &[(&str, usize, usize, usize, usize)] = &[
+    ("real", 15_498, 15_498, 15_498, 15_498),
+    ("block", 9_000, 9_000, 9_000, 9_000),
+    ("mixed", 12_000, 12_000, 12_000, 12_000),
+    ("chars", 9_000, 9_000, 9_000, 9_000),
+    ("y11", 6_696, 6_696, 6_696, 6_696),
+    ("keys", 6_000, 6_000, 6_000, 6_000),
+];
+
+#[test]
+fn parse_agrees_with_npm_yaml() {
+    let show: usize = std::env::var("NPM_YAML_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let only: Option<usize> = std::env::var("NPM_YAML_COL").ok().and_then(|s| s.parse().ok());
+    let mut report =
+        String::from("corpus   inputs  npm-err  value            accept/reject    String(e)        warnings\n");
+    let mut failures = Vec::new();
+    for &(name, f_value, f_accept, f_pretty, f_warn) in PARSE_FLOORS {
+        let secs = load(name);
+        let recs = records(&secs);
+        let mut n = [0usize; 4];
+        let mut shown = 0;
+        let mut npm_err = 0;
+        for r in &recs {
+            npm_err += usize::from(!r.outcome.starts_with("{\"ok\""));
+            let (cols, ours) = common::outcome_agreement(r.input, r.outcome);
+            for (k, c) in cols.iter().enumerate() {
+                n[k] += usize::from(*c);
+            }
+            let bad = match only {
+                Some(k) => !cols[k],
+                None => cols.iter().any(|c| !c),
+            };
+            if bad && shown < show {
+                shown += 1;
+                println!("{name} differs on {:?}\n  npm:  {}\n  ours: {ours}", r.input, r.outcome);
+            }
+        }
+        writeln!(
+            report,
+            "{name:<8} {:>6}  {npm_err:>6}  {:>6} ({f_value:>6})  {:>6} ({f_accept:>6})  {:>6} ({f_pretty:>6})  {:>6} ({f_warn:>6})",
+            recs.len(),
+            n[0],
+            n[1],
+            n[2],
+            n[3]
+        )
+        .unwrap();
+        for (k, (&got, floor)) in n.iter().zip([f_value, f_accept, f_pretty, f_warn]).enumerate() {
+            if got < floor {
+                let col = ["value", "accept/reject", "String(e)", "warnings"][k];
+                failures.push(format!("{name}: {col} agrees on {got}, below its floor {floor}"));
+            }
+        }
+    }
+    println!("{report}");
+    assert!(failures.is_empty(), "{}\n{report}", failures.join("\n"));
 }

@@ -44,6 +44,8 @@ pub struct Touch {
     /// Whether the harness's watcher would invalidate its catalog for it
     /// (`isRelevantWatchEvent`): every change to a root or an entry directory, a `.md` file in
     /// the root, or a `SKILL.md` in an entry directory; never `.system` in the user-dsh root.
+    /// Also a symbolic link directly in the root, whatever it leads to (a loop makes the
+    /// listing fail); the engine adds the removal of what the last discovery counted.
     pub relevant: bool,
 }
 
@@ -160,10 +162,29 @@ impl WatchConfig {
     }
 }
 
+/// The node a path leads to (`stat`, links followed): device and inode.
+type NodeId = (u64, u64);
+
+#[cfg(unix)]
+fn node_id(path: &str) -> Option<NodeId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn node_id(_path: &str) -> Option<NodeId> {
+    None
+}
+
 /// The set of watched paths and their owners.
 pub struct FsWatcher {
     backend: Backend,
     watched: HashMap<String, HashSet<Owner>>,
+    /// The node each watched path led to when its watch was set up, and back: a native watch
+    /// follows its node (inotify) and reports its changes under the path it was set up with,
+    /// wherever the node has gone since.
+    ids: HashMap<String, NodeId>,
+    by_id: HashMap<NodeId, String>,
     /// Roots are watched recursively and their entry folders not one by one: where the native
     /// back end watches whole trees anyway (FSEvents, ReadDirectoryChangesW), and one watch per
     /// folder would restart its stream for each of them.
@@ -190,13 +211,18 @@ impl FsWatcher {
     ) -> notify::Result<FsWatcher> {
         let tick = Some(config.tick());
         let backend = if config.polling {
-            let notify_config = notify::Config::default().with_poll_interval(config.poll_interval);
+            // Links are not followed by the poller: a link in a root is an entry of its own (so
+            // its creation and removal are seen), and a dangling link or a loop is not an error
+            // reported again at every poll. What a link leads to is watched at its canonical
+            // path as an entry of its own.
+            let notify_config =
+                notify::Config::default().with_poll_interval(config.poll_interval).with_follow_symlinks(false);
             Backend::Poll(new_debouncer_opt(config.stability, tick, handler, NoCache, notify_config)?)
         } else {
             Backend::Native(new_debouncer_opt(config.stability, tick, handler, NoCache, notify::Config::default())?)
         };
         let recursive_roots = !config.polling && !cfg!(any(target_os = "linux", target_os = "android"));
-        Ok(FsWatcher { backend, watched: HashMap::new(), recursive_roots })
+        Ok(FsWatcher { backend, watched: HashMap::new(), ids: HashMap::new(), by_id: HashMap::new(), recursive_roots })
     }
 
     pub fn is_watched(&self, path: &str) -> bool {
@@ -206,24 +232,49 @@ impl FsWatcher {
     /// Watch exactly `desired` (canonical path → owners). Returns the paths newly watched and
     /// the failures (owner, `String(error)`); a path that vanished meanwhile is no failure (its
     /// removal is an event of its own).
-    pub fn reconcile(&mut self, desired: HashMap<String, HashSet<Owner>>) -> (Vec<String>, Vec<(Owner, String)>) {
+    pub fn reconcile(&mut self, mut desired: HashMap<String, HashSet<Owner>>) -> (Vec<String>, Vec<(Owner, String)>) {
         let gone: Vec<String> = self.watched.keys().filter(|p| !desired.contains_key(*p)).cloned().collect();
         for path in gone {
-            self.backend.unwatch(Path::new(&path));
-            self.watched.remove(&path);
+            self.forget(&path);
         }
         let mut added = Vec::new();
         let mut failures = Vec::new();
-        for (path, owners) in desired {
+        let wanted: HashSet<String> = desired.keys().cloned().collect();
+        let mut queue: Vec<String> = desired.keys().cloned().collect();
+        let mut requeued: HashSet<String> = HashSet::new();
+        while let Some(path) = queue.pop() {
+            let Some(mut owners) = desired.remove(&path) else { continue };
             if let Some(current) = self.watched.get_mut(&path) {
                 *current = owners;
                 continue;
+            }
+            let id = node_id(&path);
+            if let Some(other) = id.and_then(|id| self.by_id.get(&id)).filter(|o| **o != path).cloned() {
+                // The node is watched under the path it had (a rename, a swap): that watch
+                // reports under the wrong name. Drop it; the other path, if it is wanted, is
+                // watched again for whatever it leads to now (once).
+                let owners_there = self.watched.get(&other).cloned().unwrap_or_default();
+                self.forget(&other);
+                if wanted.contains(&other) {
+                    let there = node_id(&other);
+                    if there == id {
+                        // Two wanted paths for one node: one watch serves both.
+                        owners.extend(owners_there);
+                    } else if there.is_some() && requeued.insert(other.clone()) {
+                        desired.insert(other.clone(), owners_there);
+                        queue.push(other);
+                    }
+                }
             }
             let recursive = self.recursive_roots && owners.iter().any(|o| matches!(o, Owner::Root(..)));
             let mode = if recursive { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
             match self.backend.watch(Path::new(&path), mode) {
                 Ok(()) => {
                     self.watched.insert(path.clone(), owners);
+                    if let Some(id) = id {
+                        self.ids.insert(path.clone(), id);
+                        self.by_id.insert(id, path.clone());
+                    }
                     added.push(path);
                 }
                 Err(e) if matches!(e.kind, notify::ErrorKind::PathNotFound) => {}
@@ -244,6 +295,26 @@ impl FsWatcher {
         if self.watched.remove(path).is_some() {
             self.backend.unwatch(Path::new(path));
         }
+        if let Some(id) = self.ids.remove(path)
+            && self.by_id.get(&id).is_some_and(|p| p == path)
+        {
+            self.by_id.remove(&id);
+        }
+    }
+
+    /// Each watched path that no longer leads to the node its watch was set up on (a `stat`
+    /// per watched path), forgotten, with the owners it had: its changes were reported under
+    /// the wrong name, or not at all.
+    pub fn verify(&mut self) -> Vec<(String, HashSet<Owner>)> {
+        let stale: Vec<String> =
+            self.ids.iter().filter(|(path, id)| node_id(path) != Some(**id)).map(|(p, _)| p.clone()).collect();
+        let mut out = Vec::new();
+        for path in stale {
+            let owners = self.watched.get(&path).cloned().unwrap_or_default();
+            self.forget(&path);
+            out.push((path, owners));
+        }
+        out
     }
 
     /// What a change reported at `path` means.
@@ -272,8 +343,13 @@ impl FsWatcher {
                 match o {
                     Owner::Root(root, skip_system) => {
                         let system = *skip_system && name == ".system";
-                        let relevant = !system
-                            && (name.ends_with(".md") || Path::new(path).is_dir() || self.watched.contains_key(path));
+                        // A link counts whatever it leads to: to a folder, nowhere (the listing
+                        // ignores it, until its target appears), or itself (a loop makes the
+                        // listing fail).
+                        let dir_or_link = std::fs::symlink_metadata(path)
+                            .is_ok_and(|m| m.file_type().is_symlink() || m.file_type().is_dir());
+                        let relevant =
+                            !system && (name.ends_with(".md") || dir_or_link || self.watched.contains_key(path));
                         out.push(Touch { root: root.clone(), what: Touched::Listing(name.clone()), relevant });
                     }
                     Owner::Entry(root, entry) => out.push(Touch {

@@ -11,14 +11,17 @@
 //! * else the replacement (the empty replacement when no entry is left), or the initial message
 //!   when none was published yet.
 //!
-//! Re-evaluation lists and reads only what changed ([`crate::engine::discover::ScanMemo`]); the watcher
-//! side lives in [`fs`]. Nothing here prints: events go to the caller's sink.
+//! Re-evaluation lists and reads only what changed ([`crate::engine::discover::ScanMemo`], which
+//! checks the identity of everything it reuses); when only skill files changed, the last
+//! snapshot is patched with their new readings ([`Snapshot::patch`]), and the memo and the
+//! watches are audited against the disk once the event is out (a difference is a change of its
+//! own). The watcher side lives in [`fs`]. Nothing here prints: events go to the caller's sink.
 
 pub mod fs;
 pub mod tool;
 
 use crate::engine::catalog::{self, CatalogEntry, Variant};
-use crate::engine::discover::{self, Environment, MemoStats, ResolvedProvider, ScanMemo};
+use crate::engine::discover::{self, Candidate, Environment, MemoStats, ResolvedProvider, ScanMemo};
 use crate::engine::snapshot::{NoCatalog, ProviderSpec, Settings, Snapshot};
 use fs::{FsWatcher, Mode, Owner, Signature, Touch, Touched, WatchConfig};
 use notify_debouncer_full::DebounceEventResult;
@@ -205,6 +208,16 @@ pub struct Engine {
     session: Session,
     /// A configuration file changed since the last evaluation.
     config_changed: bool,
+    /// Entries whose skill file changed since the last evaluation (root, entry name).
+    pending: BTreeSet<(String, String)>,
+    /// Something besides skill files changed since the last evaluation (a listing, a root, the
+    /// watcher): the next evaluation scans (else it patches the last snapshot).
+    structural: bool,
+    /// The last evaluation patched the last snapshot: check the memo against the disk.
+    audit_due: bool,
+    /// With polling: the watcher errors already reported. The poller reports the same error
+    /// at every poll; it is news once.
+    reported_errors: HashSet<String>,
     last: Option<Snapshot>,
     rx: Receiver<Msg>,
     tx: Sender<Msg>,
@@ -252,6 +265,10 @@ impl Engine {
             watch_failures: Vec::new(),
             session: Session::default(),
             config_changed: false,
+            pending: BTreeSet::new(),
+            structural: true,
+            reported_errors: HashSet::new(),
+            audit_due: false,
             last: None,
             rx,
             tx,
@@ -291,23 +308,28 @@ impl Engine {
                             // The system dropped events: nothing the memo holds can be trusted.
                             self.memo.clear();
                             self.entry_watch.clear();
+                            self.structural = true;
                             relevant = true;
                             changed.insert("(events were lost: everything is read again)".into());
                         }
-                        let removal = matches!(e.event.kind, notify::EventKind::Remove(_));
+                        // The watched node is gone or moved: a watch follows its node (inotify),
+                        // not its path, so whatever comes back at the path is watched anew.
+                        let moved = matches!(
+                            e.event.kind,
+                            notify::EventKind::Remove(_)
+                                | notify::EventKind::Modify(notify::event::ModifyKind::Name(_))
+                        );
                         for p in &e.event.paths {
                             let path = p.to_string_lossy().into_owned();
                             let touches = self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default();
-                            if removal && self.fs.as_ref().is_some_and(|f| f.is_watched(&path)) {
-                                // The watched node is gone: watch whatever comes back anew.
-                                if let Some(f) = self.fs.as_mut() {
-                                    f.forget(&path);
-                                }
+                            if moved && let Some(f) = self.fs.as_mut().filter(|f| f.is_watched(&path)) {
+                                f.forget(&path);
                             }
+                            let matters = touches.iter().any(|t| t.relevant || self.was_relevant(t));
                             for t in &touches {
                                 self.apply(t);
                             }
-                            if touches.iter().any(|t| t.relevant) {
+                            if matters {
                                 relevant = true;
                                 changed.insert(path);
                             }
@@ -319,6 +341,7 @@ impl Engine {
                 }
                 Ok(Msg::Fs(Err(errors))) => {
                     // `handleWatcherError`: logged, the watcher is rebuilt, the catalog invalidated.
+                    let mut news = false;
                     for e in errors {
                         let path = e.paths.first().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
                         let root = self.modes.keys().find(|r| path.starts_with(r.as_str())).cloned();
@@ -327,12 +350,21 @@ impl Engine {
                             root.as_deref().unwrap_or(&path),
                             fs::error_text(&e, &path)
                         );
+                        // The poller reports an error again at every poll, for as long as its
+                        // cause lasts: only the first report is a change.
+                        if self.options.watch.polling && !self.reported_errors.insert(line.clone()) {
+                            continue;
+                        }
                         self.last_warning_lines.push(line);
+                        news = true;
                     }
-                    self.memo.clear();
-                    self.entry_watch.clear();
-                    relevant = true;
-                    due = Some(Instant::now() + quiet);
+                    if news {
+                        self.memo.clear();
+                        self.entry_watch.clear();
+                        self.structural = true;
+                        relevant = true;
+                        due = Some(Instant::now() + quiet);
+                    }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Ok(()),
@@ -361,6 +393,16 @@ impl Engine {
                     let paths: Vec<String> = std::mem::take(&mut changed).into_iter().collect();
                     relevant = false;
                     self.evaluate(Trigger::Change(paths), sink)?;
+                    if std::mem::take(&mut self.audit_due) {
+                        let found = self.audit();
+                        if !found.is_empty() {
+                            // Found by looking, not told: it may be a write in progress, so it
+                            // settles as a polled change does.
+                            relevant = true;
+                            changed.extend(found);
+                            due = Some(Instant::now() + stability);
+                        }
+                    }
                 }
             }
         }
@@ -386,24 +428,99 @@ impl Engine {
     fn apply(&mut self, t: &Touch) {
         match &t.what {
             Touched::Root => {
+                self.structural = true;
                 self.memo.invalidate_root(&t.root);
                 self.entry_watch.retain(|(r, _), _| r != &t.root);
             }
             Touched::Listing(name) => {
+                self.structural = true;
                 self.memo.invalidate_listing(&t.root);
                 self.memo.invalidate_entry(&t.root, name);
                 self.entry_watch.remove(&(t.root.clone(), name.clone()));
+                // Whatever has the name now (a rename, a swap) is watched anew: the old watch
+                // follows the folder that had it, wherever it went, and would report that
+                // folder's changes under this name.
+                if let Some(Ok(Mode::Root { anchor })) = self.modes.get(&t.root).map(|w| &w.mode) {
+                    let path = crate::engine::platform::join(anchor, name);
+                    if let Some(f) = self.fs.as_mut() {
+                        f.forget(&path);
+                    }
+                }
             }
             Touched::Entry(name) => {
                 self.memo.invalidate_entry(&t.root, name);
-                self.entry_watch.remove(&(t.root.clone(), name.clone()));
+                self.pending.insert((t.root.clone(), name.clone()));
             }
         }
+    }
+
+    /// Whether a change to a root's direct entry that looks irrelevant now (it is gone, or a
+    /// plain file) mattered to the last discovery: the entry was a skill, a folder, a link or a
+    /// special file there, or the root did not scan (a link loop in it made the listing fail).
+    fn was_relevant(&self, t: &Touch) -> bool {
+        let Touched::Listing(name) = &t.what else { return false };
+        if name == ".system" && self.skip_system.get(&t.root) == Some(&true) {
+            return false;
+        }
+        let Some(last) = &self.last else { return true };
+        last.scans().flat_map(|(_, scan)| &scan.roots).filter(|r| r.root.path == t.root).any(|r| {
+            r.status != discover::RootStatus::Scanned
+                || r.entries.iter().any(|e| {
+                    &e.name == name
+                        && !(matches!(e.outcome, discover::Outcome::Ignored)
+                            && e.kind == crate::engine::nodefs::Kind::File)
+                })
+        })
+    }
+
+    /// Check what the memo and the watcher hold against the disk (after an evaluation that
+    /// patched the last snapshot, trusting the events): the paths found changed, each marked
+    /// for the next evaluation.
+    fn audit(&mut self) -> Vec<String> {
+        let stale = self.memo.audit();
+        let mut paths = Vec::new();
+        for root in stale.roots {
+            self.structural = true;
+            paths.push(root);
+        }
+        for (root, name, file) in stale.entries {
+            self.pending.insert((root, name));
+            paths.push(file);
+        }
+        let moved = self.fs.as_mut().map(|f| f.verify()).unwrap_or_default();
+        for (path, owners) in moved {
+            self.structural = true;
+            for o in owners {
+                if let Owner::Entry(root, name) | Owner::File(root, name) = o {
+                    self.memo.invalidate_entry(&root, &name);
+                    self.entry_watch.remove(&(root, name));
+                }
+            }
+            paths.push(path);
+        }
+        paths
     }
 
     /// Poll missing roots' ancestors and the configuration files; returns the paths that
     /// changed (a root appeared, a configuration file was edited).
     fn poll(&mut self) -> Vec<String> {
+        let mut changed = self.poll_structure();
+        if !changed.is_empty() {
+            self.structural = true;
+        }
+        if self.options.watch.polling {
+            changed.extend(self.poll_skill_files());
+        }
+        let watch_failed = self.watch_failures.iter().any(|(r, _)| self.modes.get(r).is_some_and(|w| w.mode.is_ok()));
+        if watch_failed && self.retry_watches() {
+            self.structural = true;
+            changed.extend(self.watch_failures.drain(..).map(|(root, _)| root));
+        }
+        changed
+    }
+
+    /// Missing roots' ancestors, configuration files, roots that could not be observed.
+    fn poll_structure(&mut self) -> Vec<String> {
         let mut changed = Vec::new();
         for (path, sig) in self.polled.iter_mut() {
             let now = fs::signature(path);
@@ -427,13 +544,6 @@ impl Engine {
                 *last = now;
                 changed.push(path.clone());
             }
-        }
-        if self.options.watch.polling {
-            changed.extend(self.poll_skill_files());
-        }
-        let watch_failed = self.watch_failures.iter().any(|(r, _)| self.modes.get(r).is_some_and(|w| w.mode.is_ok()));
-        if watch_failed && self.retry_watches() {
-            changed.extend(self.watch_failures.drain(..).map(|(root, _)| root));
         }
         changed
     }
@@ -570,7 +680,9 @@ impl Engine {
     }
 
     /// Note the entries of the scan that need watching (directories, symlinked skill files).
-    fn note_entries(&mut self, snap: &Snapshot) {
+    /// Entries noted before are taken as they were, but those in `again` (their skill file
+    /// changed: it may be a link now).
+    fn note_entries(&mut self, snap: &Snapshot, again: &BTreeSet<(String, String)>) {
         let mut seen: HashSet<(String, String)> = HashSet::new();
         for (_, scan) in snap.scans() {
             for r in &scan.roots {
@@ -579,17 +691,10 @@ impl Engine {
                     if !seen.insert(key.clone()) {
                         continue;
                     }
-                    if self.entry_watch.contains_key(&key) {
+                    if self.entry_watch.contains_key(&key) && !again.contains(&key) {
                         continue;
                     }
-                    let dir =
-                        (e.kind == crate::engine::nodefs::Kind::Directory).then(|| fs::canonical(&e.path)).flatten();
-                    let file = e
-                        .locator
-                        .as_ref()
-                        .filter(|l| std::fs::symlink_metadata(l).is_ok_and(|m| m.file_type().is_symlink()))
-                        .and_then(|l| fs::canonical(l));
-                    self.entry_watch.insert(key, (dir, file));
+                    self.entry_watch.insert(key, entry_watches(e));
                 }
             }
         }
@@ -600,6 +705,71 @@ impl Engine {
                 self.polled_files.entry(f.clone()).or_insert_with(|| fs::signature(&f));
             }
         }
+    }
+
+    /// [`Engine::note_entries`] for the entries `keys` only (after [`Snapshot::patch`]): whether
+    /// what they need watched changed.
+    fn renote(&mut self, snap: &Snapshot, keys: &[(String, String)]) -> bool {
+        let mut changed = false;
+        for key in keys {
+            let report = snap
+                .scans()
+                .flat_map(|(_, scan)| &scan.roots)
+                .filter(|r| r.root.path == key.0)
+                .find_map(|r| r.entries.iter().find(|e| e.name == key.1));
+            let Some(e) = report else { continue };
+            let now = entry_watches(e);
+            if self.entry_watch.get(key) != Some(&now) {
+                self.entry_watch.insert(key.clone(), now.clone());
+                changed = true;
+            }
+            if self.options.watch.polling
+                && let Some(f) = now.1.or_else(|| now.0.map(|d| crate::engine::platform::join(&d, "SKILL.md")))
+            {
+                self.polled_files.entry(f.clone()).or_insert_with(|| fs::signature(&f));
+            }
+        }
+        changed
+    }
+
+    /// Watch what should be watched; an entry folder watched only now may have changed between
+    /// its reading and its watch, so those entries are read again, now that a change to them
+    /// is seen (by patching `snap` when they are few, else by a scan that checks the identity
+    /// of everything it reuses).
+    fn settle_watches(&mut self, snap: &mut Snapshot) {
+        let added = self.reconcile();
+        if added.is_empty() {
+            return;
+        }
+        let mut again: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut rescan = false;
+        for path in added {
+            for t in self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default() {
+                match &t.what {
+                    Touched::Listing(name) => {
+                        again.insert((t.root.clone(), name.clone()));
+                    }
+                    Touched::Root => {
+                        self.memo.invalidate_listing(&t.root);
+                        rescan = true;
+                    }
+                    Touched::Entry(_) => {}
+                }
+            }
+        }
+        let again: Vec<(String, String)> = again.into_iter().collect();
+        let few = again.len() <= PATCH_AT_MOST;
+        if !rescan && few && snap.patch(&self.settings, &mut self.memo, &again).is_some() {
+            return;
+        }
+        if few {
+            for (root, name) in &again {
+                self.memo.invalidate_entry(root, name);
+            }
+        }
+        *snap = Snapshot::discover_with(&self.settings, &self.env, Some(&mut self.memo));
+        self.note_entries(snap, &BTreeSet::new());
+        self.reconcile();
     }
 
     /// Watch what should be watched; returns the newly watched entry paths.
@@ -636,30 +806,49 @@ impl Engine {
 
     /// A discovery run, with the watcher's failures folded in (`list()` reports an incomplete
     /// observation when a root could not be watched, `index.ts:184-190`).
-    fn discover(&mut self) -> (Snapshot, Vec<String>) {
-        if self.refresh_modes() {
+    ///
+    /// When only skill files changed since the last evaluation, the last snapshot is patched
+    /// with their new readings ([`Snapshot::patch`]): the cost is the change's, not the tree's.
+    /// The third value is then the candidates the patch replaced (for the notes).
+    fn discover(&mut self) -> (Snapshot, Vec<String>, Option<Vec<Candidate>>) {
+        let pending: BTreeSet<(String, String)> = std::mem::take(&mut self.pending);
+        let structural = std::mem::replace(&mut self.structural, false);
+        let modes_changed = self.refresh_modes();
+        if modes_changed {
             // New roots are watched before they are read.
             self.reconcile();
         }
-        let mut snap = Snapshot::discover_with(&self.settings, &self.env, Some(&mut self.memo));
-        self.note_entries(&snap);
-        let added = self.reconcile();
-        if !added.is_empty() {
-            // An entry folder watched only now may have changed between its reading and its
-            // watch: read those entries again, now that a change to them is seen.
-            for path in added {
-                for t in self.fs.as_ref().map(|f| f.touches(&path)).unwrap_or_default() {
-                    match &t.what {
-                        Touched::Listing(name) => self.memo.invalidate_entry(&t.root, name),
-                        Touched::Root => self.memo.invalidate_listing(&t.root),
-                        Touched::Entry(_) => {}
+        let mut patched = None;
+        let mut snap = None;
+        if !modes_changed
+            && !structural
+            && !pending.is_empty()
+            && let Some(mut last) = self.last.take()
+        {
+            let keys: Vec<(String, String)> = pending.iter().cloned().collect();
+            match last.patch(&self.settings, &mut self.memo, &keys) {
+                Some(before) => {
+                    if self.renote(&last, &keys) {
+                        self.settle_watches(&mut last);
                     }
+                    // Patching trusted the events: the memo and the watches are checked
+                    // against the disk once the event is out.
+                    self.audit_due = true;
+                    patched = Some(before);
+                    snap = Some(last);
                 }
+                None => self.last = Some(last),
             }
-            snap = Snapshot::discover_with(&self.settings, &self.env, Some(&mut self.memo));
-            self.note_entries(&snap);
-            self.reconcile();
         }
+        let mut snap = match snap {
+            Some(s) => s,
+            None => {
+                let mut s = Snapshot::discover_with(&self.settings, &self.env, Some(&mut self.memo));
+                self.note_entries(&s, &pending);
+                self.settle_watches(&mut s);
+                s
+            }
+        };
         let mut failures = Vec::new();
         for (root, error) in &self.watch_failures {
             let line = format!("skill-filesystem: failed to watch {root}: {error}");
@@ -673,7 +862,7 @@ impl Engine {
         for (name, e) in snap.provider_errors() {
             failures.insert(0, format!("skill provider \"{name}\" skipped: {e}"));
         }
-        (snap, failures)
+        (snap, failures, patched)
     }
 
     /// Evaluate and emit.
@@ -688,6 +877,7 @@ impl Engine {
                     self.settings = settings;
                     self.memo.clear();
                     self.entry_watch.clear();
+                    self.structural = true;
                     self.config_files = files.into_iter().map(|p| (p.clone(), fs::signature(&p))).collect();
                 }
                 Err(e) => {
@@ -697,17 +887,24 @@ impl Engine {
             }
         }
         let modes_before = self.sorted_modes();
-        let (snap, failures) = self.discover();
-        let stats = self.memo.take_stats();
+        let (snap, failures, patched) = self.discover();
+        let mut stats = self.memo.take_stats();
+        if patched.is_some() {
+            // Every other entry's reading was kept, as a scan with the memo would keep it.
+            let entries: usize = snap.scans().flat_map(|(_, scan)| &scan.roots).map(|r| r.entries.len()).sum();
+            stats.reused = entries.saturating_sub(stats.read);
+        }
         let modes_after = self.sorted_modes();
         let mut event = self.decide(&snap, trigger, failures, stats);
         if let Some(w) = config_warning {
             event.warnings.insert(0, w);
         }
-        if let (Some(prev), Trigger::Change(paths), Outcome::Nothing(Quiet::Unchanged)) =
-            (&self.last, &event.trigger, event.outcome)
-        {
-            event.notes = notes(prev, &snap, paths);
+        if let (Trigger::Change(paths), Outcome::Nothing(Quiet::Unchanged)) = (&event.trigger, event.outcome) {
+            match (&patched, &self.last) {
+                (Some(before), _) => event.notes = notes_patched(before, &snap, paths),
+                (None, Some(prev)) => event.notes = notes(prev, &snap, paths),
+                (None, None) => {}
+            }
         }
         let skill = self.options.skill.as_ref().map(|name| tool::skill_tool(&snap, name));
         let skill_changed = skill.is_some() && skill != self.session.skill;
@@ -777,6 +974,21 @@ impl Engine {
     }
 }
 
+/// Up to how many entries watched anew are read again by patching the snapshot, not by a scan.
+const PATCH_AT_MOST: usize = 64;
+
+/// What an entry needs watched: its folder's canonical path (a skill bundle), and its skill
+/// file's canonical path when that is a symbolic link.
+fn entry_watches(e: &discover::EntryReport) -> (Option<String>, Option<String>) {
+    let dir = (e.kind == crate::engine::nodefs::Kind::Directory).then(|| fs::canonical(&e.path)).flatten();
+    let file = e
+        .locator
+        .as_ref()
+        .filter(|l| std::fs::symlink_metadata(l).is_ok_and(|m| m.file_type().is_symlink()))
+        .and_then(|l| fs::canonical(l));
+    (dir, file)
+}
+
 /// An event for a read (open, access, closing a file opened for reading): no change.
 fn is_read_only(kind: &notify::EventKind) -> bool {
     use notify::event::{AccessKind, AccessMode};
@@ -786,9 +998,35 @@ fn is_read_only(kind: &notify::EventKind) -> bool {
 /// What changed at `paths` that the catalog does not show: a body, `whenToUse`, a shadowed or
 /// hidden copy, a skipped file.
 pub fn notes(old: &Snapshot, new: &Snapshot, paths: &[String]) -> Vec<String> {
+    notes_from(&old.candidates, |p| old.candidates.iter().find(|o| o.path.as_deref() == Some(p)), new, paths)
+}
+
+/// [`notes`] after [`Snapshot::patch`]: `before` holds the candidates it replaced; every other
+/// candidate is as it was.
+fn notes_patched(before: &[Candidate], new: &Snapshot, paths: &[String]) -> Vec<String> {
+    let find = |list: &'_ [Candidate], p: &str| list.iter().position(|c| c.path.as_deref() == Some(p));
+    notes_from(
+        before,
+        |p| match find(before, p) {
+            Some(i) => Some(&before[i]),
+            None => find(&new.candidates, p).map(|i| &new.candidates[i]),
+        },
+        new,
+        paths,
+    )
+}
+
+/// The notes, given the old candidates and how to find the old candidate at a path.
+fn notes_from<'a>(
+    old_candidates: &'a [Candidate],
+    old_at: impl Fn(&str) -> Option<&'a Candidate>,
+    new: &Snapshot,
+    paths: &[String],
+) -> Vec<String> {
+    let under: Vec<String> = paths.iter().map(|c| format!("{c}{}", crate::engine::platform::SEP)).collect();
     let touched = |p: &str| {
         let dir = crate::engine::platform::dirname(p);
-        paths.iter().any(|c| c == p || *c == dir || p.starts_with(&format!("{c}{}", crate::engine::platform::SEP)))
+        paths.iter().zip(&under).any(|(c, u)| c == p || *c == dir || p.starts_with(u.as_str()))
     };
     let winner_of = |s: &Snapshot, name: &str| s.winner(name).and_then(|c| c.path.clone());
     let mut out = Vec::new();
@@ -799,7 +1037,7 @@ pub fn notes(old: &Snapshot, new: &Snapshot, paths: &[String]) -> Vec<String> {
             continue;
         }
         let name = &c.skill.name;
-        let before = old.candidates.iter().find(|o| o.path.as_deref() == Some(path));
+        let before = old_at(path);
         let wins = winner_of(new, name).as_deref() == Some(path);
         if !wins {
             let winner = new.winner(name).map_or("another", |w| w.source);
@@ -825,7 +1063,7 @@ pub fn notes(old: &Snapshot, new: &Snapshot, paths: &[String]) -> Vec<String> {
             _ => {}
         }
     }
-    for o in &old.candidates {
+    for o in old_candidates {
         let Some(path) = o.path.as_deref() else { continue };
         if touched(path)
             && !new.candidates.iter().any(|c| c.path.as_deref() == Some(path))

@@ -184,3 +184,37 @@ fn a_missing_or_broken_baseline_is_a_usage_error_naming_the_file() {
     // Both flags at once are refused by the command line.
     assert_eq!(lint(dir, &["--baseline", "a.json", "--write-baseline", "b.json"]).status.code(), Some(2));
 }
+
+#[test]
+fn the_configuration_names_a_baseline_that_lint_applies_and_a_flag_overrides() {
+    let t = repo();
+    let dir = t.path();
+    assert_eq!(lint(dir, &["--write-baseline", "known.json"]).status.code(), Some(0));
+    fs::create_dir_all(dir.join("cfg")).unwrap();
+    // Relative to the configuration file's folder, like its other paths.
+    fs::write(dir.join(".dsh-skills-lint.yaml"), "baseline: known.json\n").unwrap();
+    let out = lint(dir, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stdout(&out));
+    let v = json(&out);
+    assert!(rules(&v).is_empty(), "{v}");
+    assert_eq!(v["baseline"]["known"], 2, "{v}");
+    // A new finding fails as it does with `--baseline`.
+    fs::write(
+        dir.join("skills/a/SKILL.md"),
+        "---\nname: a\ndescription: Use when testing. Does a.\ncolour: red\nsize: 2\n---\n\nBody.\n",
+    )
+    .unwrap();
+    let v = json(&lint(dir, &["--format", "json"]));
+    assert_eq!(rules(&v), ["unknown-key"], "{v}");
+    // `--baseline` names another file; a missing configured file is an error that says how to create it.
+    fs::write(dir.join(".dsh-skills-lint.yaml"), "baseline: missing.json\n").unwrap();
+    let out = lint(dir, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read the baseline") && err.contains("--write-baseline"), "{err}");
+    assert_eq!(lint(dir, &["--baseline", "known.json", "--format", "json"]).status.code(), Some(1), "the new finding");
+    // Not a path: refused by name.
+    fs::write(dir.join(".dsh-skills-lint.yaml"), "baseline: [a, b]\n").unwrap();
+    let err = String::from_utf8_lossy(&lint(dir, &[]).stderr).into_owned();
+    assert!(err.contains("`baseline` is the path of a baseline file"), "{err}");
+}

@@ -34,7 +34,7 @@ fn human() {
     let out = check("human", "txt");
     // Terminal safety: no raw escape or bidi control reaches the terminal.
     assert!(!out.contains('\u{1b}') && !out.contains('\u{202e}'), "{out}");
-    assert!(out.contains("\\u{1b}[2J") && out.contains("\\u{202e}"), "{out}");
+    assert!(out.contains("\\x1b[2J") && out.contains("\\u{202e}"), "{out}");
 }
 
 #[test]

@@ -401,3 +401,26 @@ fn file_watchers_are_registered_after_initialized() {
     c.diagnostics(&u, 1);
     assert!(!c.inbox.iter().any(|m| m["method"] == "client/registerCapability"), "{:#?}", c.inbox);
 }
+
+#[test]
+fn the_configured_baseline_hides_known_findings_and_shows_new_ones() {
+    let t = Tree::new();
+    let path =
+        t.write(".dsh/skills/my-skill/SKILL.md", "---\nname: my-skill\ndescription: D.\ncolour: red\n---\nBody.\n");
+    let out = super::support::command(&t.project, &t.home)
+        .args(["lint", "--write-baseline", ".dsh-skills-baseline.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    t.write(".dsh-skills-lint.yaml", "baseline: .dsh-skills-baseline.json\n");
+    let mut c = t.client(&[]);
+    let text = fs::read_to_string(&path).unwrap();
+    let u = c.open(&path, &text);
+    assert_eq!(c.diagnostics(&u, 1), Vec::<Value>::new(), "the known finding is not shown");
+    // A new unknown key below it: shown, the known one still not.
+    c.notify("textDocument/didChange", change(&u, 2, pos(4, 0), pos(4, 0), "size: 2\n"));
+    let d = c.diagnostics(&u, 2);
+    assert_eq!(codes(&d), ["unknown-key"]);
+    assert!(d[0]["message"].as_str().unwrap().contains("size"), "{d:?}");
+    assert!(c.shutdown().success());
+}

@@ -1,6 +1,8 @@
 //! The composer (npm yaml: `compose/`), stage by stage. So far the scalar resolvers and
 //! `resolveEnd`; `composer.ts`, `compose-*.ts` and the collection resolvers are to come.
 
+pub mod composer;
+pub mod doc;
 pub mod resolve_block_scalar;
 pub mod resolve_end;
 pub mod resolve_flow_scalar;

@@ -438,3 +438,90 @@ pub fn mutate(input: &str, rng: &mut Rng) -> String {
     }
     s
 }
+
+/// Python's `json.dumps` (ensure_ascii) of a JavaScript string given as UTF-16 units: how
+/// `stages_pack.py` stores npm yaml's strings.
+pub fn py_json(units: &[u16]) -> String {
+    let mut out = String::from("\"");
+    for &u in units {
+        match u {
+            0x22 => out.push_str("\\\""),
+            0x5C => out.push_str("\\\\"),
+            0x0A => out.push_str("\\n"),
+            0x0D => out.push_str("\\r"),
+            0x09 => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0C => out.push_str("\\f"),
+            u if !(0x20..0x7F).contains(&u) => write!(out, "\\u{u:04x}").unwrap(),
+            u => out.push(u as u8 as char),
+        }
+    }
+    out.push('"');
+    out
+}
+
+pub fn py_json_str(s: &npm_yaml::js::JsStr) -> String {
+    py_json(&s.to_utf16().0)
+}
+
+/// `enc(value)` of the oracle scripts, as `json.dumps` writes it.
+pub fn enc(v: &npm_yaml::js::Value) -> String {
+    use npm_yaml::js::Value as V;
+    use npm_yaml::js::number::js_number_to_string as num;
+    let s = |x: &str| py_json(&x.encode_utf16().collect::<Vec<_>>());
+    match v {
+        V::Null => "null".into(),
+        V::Undefined => "{\"undef\":true}".into(),
+        V::Bool(b) => b.to_string(),
+        V::Number(x) => {
+            let t = if *x == 0.0 && x.is_sign_negative() { "-0".to_string() } else { num(*x) };
+            format!("{{\"num\":{}}}", s(&t))
+        }
+        V::String(x) => py_json_str(x),
+        V::Symbol(d) => format!("{{\"symbol\":{}}}", s(&format!("Symbol({d})"))),
+        V::Circular => "{\"circular\":true}".into(),
+        V::Array(a) => format!("[{}]", a.iter().map(enc).collect::<Vec<_>>().join(",")),
+        V::Date(t) => format!("{{\"date\":{}}}", s(&num(*t))),
+        V::Buffer(b) => format!("{{\"buf\":[{}]}}", b.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")),
+        V::Map(m) => format!(
+            "{{\"map\":[{}]}}",
+            m.iter().map(|(k, x)| format!("[{},{}]", enc(k), enc(x))).collect::<Vec<_>>().join(",")
+        ),
+        V::Set(m) => format!("{{\"set\":[{}]}}", m.iter().map(enc).collect::<Vec<_>>().join(",")),
+        V::Object(o) => {
+            format!(
+                "{{\"obj\":[{}]}}",
+                o.iter_js().map(|(k, x)| format!("[{},{}]", py_json_str(k), enc(x))).collect::<Vec<_>>().join(",")
+            )
+        }
+    }
+}
+
+/// Which columns of the recorded `YAML.parse` outcome `npm_yaml::api::parse` agrees with:
+/// (value or error code, accept/reject, `String(e)` (errors only; `true` for values),
+/// warnings), and this crate's outcome as the oracle writes it.
+pub fn outcome_agreement(input: &str, recorded: &str) -> ([bool; 4], String) {
+    let r = npm_yaml::api::parse(input);
+    let (ok, head, pretty, warnings) = match &r {
+        Ok(p) => (true, format!("{{\"ok\":{}", enc(&p.value)), None, &p.warnings),
+        Err(e) => {
+            let code = e.code.map(|c| format!("\"code\":\"{}\",", c.name())).unwrap_or_default();
+            let p = py_json_str(&e.pretty);
+            (false, format!("{{\"err\":{{{code}\"pretty\":{p}}}"), Some(p), &e.warnings)
+        }
+    };
+    let w = format!(
+        "\"warnings\":[{}]}}",
+        warnings.iter().map(|w| py_json(&w.encode_utf16().collect::<Vec<_>>())).collect::<Vec<_>>().join(",")
+    );
+    let ours = format!("{head},{w}");
+    let rec_ok = recorded.starts_with("{\"ok\"");
+    let accept = rec_ok == ok;
+    let value = recorded.starts_with(&format!("{head},\"warnings\":["));
+    let pretty_ok = match &pretty {
+        None => accept,
+        Some(p) => recorded.contains(&format!("\"pretty\":{p}}},\"warnings\":[")),
+    };
+    let warn_ok = recorded.ends_with(&w);
+    ([value, accept, pretty_ok, warn_ok], ours)
+}
