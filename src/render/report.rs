@@ -105,15 +105,22 @@ pub struct EntrySize {
 }
 
 impl EntrySize {
-    /// The line of `c` in the catalog (the tokenizer is built here).
-    fn of(c: &Candidate, max: usize) -> EntrySize {
-        let line = catalog::CatalogEntry::new(&c.skill.name, &c.skill.description, max).line();
-        EntrySize {
-            name: c.skill.name.clone(),
-            utf16_units: line.encode_utf16().count(),
-            bytes: line.len(),
-            tokens: crate::analysis::tokens::count(&line),
-        }
+    /// The catalog line of each of `winners` (the tokenizer is built here; the lines are
+    /// counted in one pass).
+    fn of_each<'c>(winners: impl Iterator<Item = &'c Candidate>, max: usize) -> Vec<EntrySize> {
+        let lines: Vec<(&Candidate, String)> =
+            winners.map(|c| (c, catalog::CatalogEntry::new(&c.skill.name, &c.skill.description, max).line())).collect();
+        let tokens = crate::analysis::tokens::count_each(lines.iter().map(|(_, l)| l.as_str()));
+        lines
+            .iter()
+            .zip(tokens)
+            .map(|((c, line), tokens)| EntrySize {
+                name: c.skill.name.clone(),
+                utf16_units: line.encode_utf16().count(),
+                bytes: line.len(),
+                tokens,
+            })
+            .collect()
     }
 }
 
@@ -194,11 +201,10 @@ pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
             .into_iter()
             .map(|(name, length, units_lost)| ListCutOut { name, length, units_lost })
             .collect(),
-        catalog_sizes: s
-            .winners()
-            .filter(|c| c.skill.invocation.model_invocable)
-            .map(|c| EntrySize::of(c, s.description_max_length))
-            .collect(),
+        catalog_sizes: EntrySize::of_each(
+            s.winners().filter(|c| c.skill.invocation.model_invocable),
+            s.description_max_length,
+        ),
         tokenizer: TOKENIZER_NAME,
     }
 }
