@@ -216,7 +216,8 @@ fn split_isolated<'t>(ac: &AhoCorasick, text: &'t str, each: &mut dyn FnMut(&'t 
     }
 }
 
-type Counts<'t> = HashMap<&'t str, usize, foldhash::fast::FixedState>;
+/// Seeded at random per process, like the project's other maps keyed by a file's text.
+type Counts<'t> = HashMap<&'t str, usize, foldhash::fast::RandomState>;
 
 /// What one pass of counting keeps from piece to piece: the counts of the short pieces already
 /// seen, the buffers of the BPE and the regex engine's.
