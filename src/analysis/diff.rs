@@ -67,7 +67,8 @@ pub struct Size {
     pub bytes: usize,
     /// `ceil(bytes / 4)`: an estimate, not a tokenizer's count.
     pub tokens_estimate: usize,
-    /// A tokenizer's exact count, when one is available (none yet: `null`).
+    /// The exact DeepSeek-V4 count ([`crate::analysis::tokens`]), when the output shows it
+    /// (`null` for `--format github`, which prints no size).
     pub tokens: Option<usize>,
 }
 
@@ -106,6 +107,14 @@ pub struct Side {
 }
 
 impl Side {
+    /// Counts the catalog's tokens (the tokenizer is built on first use), or takes the count
+    /// of `same` when it has the same catalog.
+    pub fn count_tokens(&mut self, same: Option<&Side>) {
+        let known = same.filter(|o| o.catalog == self.catalog).and_then(|o| o.size.tokens);
+        self.size.tokens =
+            Some(known.unwrap_or_else(|| crate::analysis::tokens::count(self.catalog.as_deref().unwrap_or(""))));
+    }
+
     /// The side of `snap`. `reached` is every skill file a root entry reaches, as real paths
     /// ([`reached_files`], made while the state's files are in force); `skill_files` the
     /// repository's `SKILL.md` files as real paths.
@@ -289,7 +298,7 @@ pub struct SizeChange {
     pub delta_utf16_units: i64,
     pub delta_bytes: i64,
     pub delta_tokens_estimate: i64,
-    /// Exact token change, when a tokenizer counts both sides (none yet: `null`).
+    /// Exact token change, when both sides are counted (`null` for `--format github`).
     pub delta_tokens: Option<i64>,
 }
 

@@ -10,5 +10,6 @@ pub mod markdown;
 pub mod refs;
 pub mod refscan;
 pub mod suggest;
+pub mod tokens;
 pub mod tree;
 pub mod unscanned;

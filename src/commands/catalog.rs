@@ -23,7 +23,9 @@ pub fn run(
     let snap = discover(settings, env);
     let variant = if args.update { Variant::Replacement } else { Variant::Initial };
     let cat = snap.catalog(variant);
-    let stats = human::catalog_stats(&snap, cat.text.as_deref(), cat.entries.as_deref());
+    // The tokenizer is loaded only when the count is shown.
+    let count_tokens = json || (!args.digest && !args.quiet);
+    let stats = human::catalog_stats(&snap, cat.text.as_deref(), cat.entries.as_deref(), count_tokens);
     if json {
         write_json(io, &report::catalog(&snap, &cat, &stats))?;
     } else if args.digest {

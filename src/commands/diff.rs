@@ -52,8 +52,13 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
         opts: opts.check_options(&settings),
         config: opts.config.clone(),
     }));
-    let base_side = side(&repo, &base, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
-    let head_side = side(&repo, &head, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
+    let mut base_side = side(&repo, &base, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
+    let mut head_side = side(&repo, &head, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
+    // Tokens are counted only where the size is shown (GitHub annotations show none).
+    if !matches!(g.format, Format::Github) {
+        base_side.count_tokens(None);
+        head_side.count_tokens(Some(&base_side));
+    }
     let diff = Diff::between(&base_side, &head_side, settings.description_max_length);
     let base_dir = env.process_cwd.as_str();
     match g.format {

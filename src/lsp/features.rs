@@ -318,6 +318,14 @@ fn hover(shared: &Shared, doc: &Doc, pos: Position) -> Option<Hover> {
             } else {
                 md.push_str(&format!("\n{} of {max} UTF-16 units: nothing is cut.\n", e.normalized_len));
             }
+            let line = e.line();
+            md.push_str(&format!(
+                "\nThe catalog line: {} UTF-16 units, {} bytes, {} tokens ({}).\n",
+                line.encode_utf16().count(),
+                line.len(),
+                crate::analysis::tokens::count(&line),
+                crate::analysis::tokens::TOKENIZER
+            ));
         }
         ("name", Ok(skill)) => {
             md.push_str("\n\n---\n");

@@ -54,16 +54,23 @@ fn headline(d: &Diff) -> Vec<String> {
 fn size_line(d: &Diff) -> String {
     let s = &d.size;
     format!(
-        "{} → {} UTF-16 units ({}), {} → {} bytes ({}), about {} → {} tokens ({}; estimate: bytes / 4)",
+        "{} → {} UTF-16 units ({}), {} → {} bytes ({}), {}",
         s.base.utf16_units,
         s.head.utf16_units,
         signed(s.delta_utf16_units),
         s.base.bytes,
         s.head.bytes,
         signed(s.delta_bytes),
-        s.base.tokens_estimate,
-        s.head.tokens_estimate,
-        signed(s.delta_tokens_estimate)
+        match (s.base.tokens, s.head.tokens, s.delta_tokens) {
+            (Some(a), Some(b), Some(delta)) =>
+                format!("{a} → {b} tokens ({}; {})", signed(delta), crate::analysis::tokens::TOKENIZER),
+            _ => format!(
+                "about {} → {} tokens ({}; estimate: bytes / 4)",
+                s.base.tokens_estimate,
+                s.head.tokens_estimate,
+                signed(s.delta_tokens_estimate)
+            ),
+        }
     )
 }
 
@@ -231,13 +238,18 @@ pub fn markdown(d: &Diff, base_dir: &str) -> String {
         signed(s.delta_utf16_units)
     );
     let _ = writeln!(o, "| bytes | {} | {} | {} |", s.base.bytes, s.head.bytes, signed(s.delta_bytes));
-    let _ = writeln!(
-        o,
-        "| tokens (estimate: bytes / 4) | {} | {} | {} |\n",
-        s.base.tokens_estimate,
-        s.head.tokens_estimate,
-        signed(s.delta_tokens_estimate)
-    );
+    let _ = match (s.base.tokens, s.head.tokens, s.delta_tokens) {
+        (Some(a), Some(b), Some(delta)) => {
+            writeln!(o, "| tokens ({}) | {a} | {b} | {} |\n", crate::analysis::tokens::TOKENIZER, signed(delta))
+        }
+        _ => writeln!(
+            o,
+            "| tokens (estimate: bytes / 4) | {} | {} | {} |\n",
+            s.base.tokens_estimate,
+            s.head.tokens_estimate,
+            signed(s.delta_tokens_estimate)
+        ),
+    };
     for (label, why) in [(&d.base, &d.base_no_catalog), (&d.head, &d.head_no_catalog)] {
         if let Some(why) = why {
             let _ = writeln!(o, "> **No catalog** at {}: {why}\n", code(label));

@@ -577,6 +577,16 @@ pub fn show(snap: &Snapshot, c: &Candidate, found: &[(refs::Reference, RefStatus
     if let Some(w) = &c.skill.when_to_use {
         let _ = writeln!(o, "  {}{}", label(term, "whenToUse"), safe(w));
     }
+    let size = crate::analysis::tokens::ContentSize::of(c);
+    let _ = writeln!(
+        o,
+        "  {}{} UTF-16 units, {} bytes, {} tokens ({}): the <skill_content> block the model receives",
+        label(term, "size"),
+        size.utf16_units,
+        size.bytes,
+        size.tokens,
+        crate::analysis::tokens::TOKENIZER
+    );
     if let Some(m) = &c.skill.metadata {
         let json = serde_json::to_string(&m.to_json()).unwrap_or_default();
         let _ = writeln!(o, "  {}{}", label(term, "metadata"), safe(&json));
@@ -620,15 +630,23 @@ pub struct CatalogStats {
     pub utf16_units: usize,
     pub chars: usize,
     pub bytes: usize,
-    /// `ceil(bytes / 4)`: a rough, tokenizer-free estimate.
+    /// `ceil(bytes / 4)`: a rough, tokenizer-free estimate (kept in JSON for old readers).
     pub tokens_estimate: usize,
+    /// The exact count with the DeepSeek-V4 tokenizer ([`crate::analysis::tokens`]), when asked.
+    pub tokens: Option<usize>,
     /// (name, normalized length, units lost)
     pub cut: Vec<(String, usize, usize)>,
     /// Winners hidden from the model by `disable-model-invocation`.
     pub hidden: Vec<String>,
 }
 
-pub fn catalog_stats(snap: &Snapshot, text: Option<&str>, entries: Option<&[CatalogEntry]>) -> CatalogStats {
+/// `count_tokens`: load the tokenizer and count (only when the count is shown).
+pub fn catalog_stats(
+    snap: &Snapshot,
+    text: Option<&str>,
+    entries: Option<&[CatalogEntry]>,
+    count_tokens: bool,
+) -> CatalogStats {
     let text = text.unwrap_or("");
     let bytes = text.len();
     let cut = entries
@@ -643,6 +661,7 @@ pub fn catalog_stats(snap: &Snapshot, text: Option<&str>, entries: Option<&[Cata
         chars: text.chars().count(),
         bytes,
         tokens_estimate: bytes.div_ceil(4),
+        tokens: count_tokens.then(|| crate::analysis::tokens::count(text)),
         cut,
         hidden: snap.winners().filter(|c| !c.skill.invocation.model_invocable).map(|c| c.skill.name.clone()).collect(),
     }
@@ -650,14 +669,17 @@ pub fn catalog_stats(snap: &Snapshot, text: Option<&str>, entries: Option<&[Cata
 
 pub fn catalog_stats_text(stats: &CatalogStats, max: usize, term: &Term) -> String {
     let mut o = String::new();
+    let tokens = match stats.tokens {
+        Some(n) => format!("{n} tokens ({})", crate::analysis::tokens::TOKENIZER),
+        None => format!("about {} tokens (bytes / 4)", stats.tokens_estimate),
+    };
     let _ = writeln!(
         o,
-        "{} {}, {} UTF-16 units, {} bytes, about {} tokens (bytes / 4)",
+        "{} {}, {} UTF-16 units, {} bytes, {tokens}",
         term.dim("catalog:"),
         plural(stats.entries, "entry", "entries"),
         stats.utf16_units,
         stats.bytes,
-        stats.tokens_estimate
     );
     for (name, len, lost) in &stats.cut {
         let _ = writeln!(

@@ -86,6 +86,42 @@ pub struct ListDoc<'a> {
     pub unscanned: Option<crate::analysis::unscanned::Search>,
     /// Winners whose catalog description is cut: name, normalized length, units lost.
     pub catalog_cut: Vec<ListCutOut>,
+    /// The size of each model-invocable winner's catalog line (`` - `name`: description ``,
+    /// as the catalog holds it), in catalog order.
+    pub catalog_sizes: Vec<EntrySize>,
+    /// The tokenizer of `catalogSizes[].tokens`.
+    pub tokenizer: &'static str,
+}
+
+/// The size of one catalog line.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EntrySize {
+    name: String,
+    utf16_units: usize,
+    bytes: usize,
+    /// The exact token count of the line alone (no line feed), with no special tokens added.
+    tokens: usize,
+}
+
+impl EntrySize {
+    /// The catalog line of each of `winners` (the tokenizer is built here; the lines are
+    /// counted in one pass).
+    fn of_each<'c>(winners: impl Iterator<Item = &'c Candidate>, max: usize) -> Vec<EntrySize> {
+        let lines: Vec<(&Candidate, String)> =
+            winners.map(|c| (c, catalog::CatalogEntry::new(&c.skill.name, &c.skill.description, max).line())).collect();
+        let tokens = crate::analysis::tokens::count_each(lines.iter().map(|(_, l)| l.as_str()));
+        lines
+            .iter()
+            .zip(tokens)
+            .map(|((c, line), tokens)| EntrySize {
+                name: c.skill.name.clone(),
+                utf16_units: line.encode_utf16().count(),
+                bytes: line.len(),
+                tokens,
+            })
+            .collect()
+    }
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -165,6 +201,11 @@ pub fn list(s: &Snapshot, config: Value) -> ListDoc<'_> {
             .into_iter()
             .map(|(name, length, units_lost)| ListCutOut { name, length, units_lost })
             .collect(),
+        catalog_sizes: EntrySize::of_each(
+            s.winners().filter(|c| c.skill.invocation.model_invocable),
+            s.description_max_length,
+        ),
+        tokenizer: TOKENIZER_NAME,
     }
 }
 
@@ -211,6 +252,10 @@ struct StatsOut<'a> {
     tokens_estimate: usize,
     /// How `tokensEstimate` is computed.
     tokens_method: &'static str,
+    /// The exact token count of `text` with `tokenizer` (no special tokens added).
+    tokens: Option<usize>,
+    /// The tokenizer of `tokens`: that of the model the harness's shipped configuration selects.
+    tokenizer: &'static str,
     description_max_length: usize,
     /// Descriptions the catalog cuts.
     cut: Vec<CutOut<'a>>,
@@ -225,6 +270,9 @@ struct CutOut<'a> {
     normalized_length: usize,
     lost_units: usize,
 }
+
+/// `tokenizer` in JSON: the tokenizer and the model it belongs to.
+pub const TOKENIZER_NAME: &str = crate::analysis::tokens::TOKENIZER_NAME;
 
 /// `catalog --format json`.
 pub fn catalog<'a>(s: &'a Snapshot, c: &'a Catalog, stats: &'a CatalogStats) -> CatalogDoc<'a> {
@@ -247,6 +295,8 @@ pub fn catalog<'a>(s: &'a Snapshot, c: &'a Catalog, stats: &'a CatalogStats) -> 
             bytes: stats.bytes,
             tokens_estimate: stats.tokens_estimate,
             tokens_method: "ceil(bytes / 4)",
+            tokens: stats.tokens,
+            tokenizer: TOKENIZER_NAME,
             description_max_length: s.description_max_length,
             cut: stats
                 .cut
@@ -493,7 +543,11 @@ pub struct ShowDoc<'a> {
     candidate: CandidateOut<'a>,
     /// The skill body as the harness holds it.
     content: &'a str,
+    /// The size of the `<skill_content>` block the `skill` tool returns (`show --rendered`).
+    skill_content: ContentSize,
 }
+
+pub use crate::analysis::tokens::ContentSize;
 
 /// `show --format json`.
 pub fn skill(c: &Candidate) -> ShowDoc<'_> {
@@ -502,5 +556,6 @@ pub fn skill(c: &Candidate) -> ShowDoc<'_> {
         tool: Tool::THIS,
         candidate: CandidateOut::new(c),
         content: &c.skill.content,
+        skill_content: ContentSize::of(c),
     }
 }

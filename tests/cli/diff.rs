@@ -62,10 +62,11 @@ fn diff(r: &Repo, args: &[&str]) -> (Value, i32) {
     (support::json(&out), out.status.code().unwrap())
 }
 
-fn catalog(r: &Repo) -> Option<String> {
+/// `catalog --format json` here: the text and its exact token count.
+fn catalog(r: &Repo) -> (Option<String>, Value) {
     let out = support::run(&r.dir, &r.home, &["catalog", "--format", "json"]);
     let v = support::json(&out);
-    v["text"].as_str().map(str::to_string)
+    (v["text"].as_str().map(str::to_string), v["stats"]["tokens"].clone())
 }
 
 /// Every file under `dir` with its size and modification time (the `.git` folder included).
@@ -133,9 +134,14 @@ fn catalog_sides_match_catalog_at_each_commit_checked_out() {
     }
     for (&(a, b), v) in pairs.iter().zip(&answers) {
         let side = |k: &str| v[k].as_str().map(str::to_string);
-        assert_eq!(side("baseCatalog"), expected[a], "base of {a} → {b}");
-        assert_eq!(side("headCatalog"), expected[b], "head of {a} → {b}");
-        assert!(expected[a].is_some() && expected[b].is_some());
+        assert_eq!(side("baseCatalog"), expected[a].0, "base of {a} → {b}");
+        assert_eq!(side("headCatalog"), expected[b].0, "head of {a} → {b}");
+        assert!(expected[a].0.is_some() && expected[b].0.is_some());
+        // The exact token counts are `catalog`'s at each commit.
+        assert_eq!(v["size"]["base"]["tokens"], expected[a].1, "base tokens of {a} → {b}");
+        assert_eq!(v["size"]["head"]["tokens"], expected[b].1, "head tokens of {a} → {b}");
+        let delta = expected[b].1.as_i64().unwrap() - expected[a].1.as_i64().unwrap();
+        assert_eq!(v["size"]["deltaTokens"], delta, "{a} → {b}");
     }
     // The commits do differ, so the comparison above compared something.
     assert_ne!(expected[0], expected[1]);
@@ -153,7 +159,7 @@ fn each_kind_of_change_is_reported() {
     assert_eq!(v["added"][0]["name"], "beta");
     assert!(v["catalogDiff"].as_str().unwrap().contains("+- `beta`: Beta."));
     assert!(v["size"]["deltaBytes"].as_i64().unwrap() > 0);
-    assert_eq!(v["size"]["deltaTokens"], Value::Null);
+    assert!(v["size"]["deltaTokens"].as_i64().unwrap() > 0, "{v:#}");
     // three: beta shadowed by a higher-ranked copy; gamma's content changes through its link.
     let (v, _) = diff(&r, &[&c[1], &c[2]]);
     assert_eq!(v["shadowed"][0]["name"], "beta", "{v:#}");
@@ -252,6 +258,16 @@ fn markdown_and_annotations() {
     assert!(md.starts_with("<!-- dsh-skills diff -->\n"), "{md}");
     assert!(md.contains("🙈 **hidden** `alpha`"), "{md}");
     assert!(md.contains("```diff\n--- catalog @ "), "{md}");
+    let tokens = md.lines().find(|l| l.starts_with("| tokens (DeepSeek-V4) |")).expect(&md);
+    // The same exact counts as the JSON.
+    let (json, _) = diff(&r, &[&c[2], &c[3]]);
+    let s = &json["size"];
+    let delta = s["deltaTokens"].as_i64().unwrap();
+    let delta = if delta > 0 { format!("+{delta}") } else { delta.to_string() };
+    assert_eq!(
+        tokens,
+        format!("| tokens (DeepSeek-V4) | {} | {} | {delta} |", s["base"]["tokens"], s["head"]["tokens"])
+    );
     let out = support::run(&r.dir, &r.home, &["diff", &c[2], &c[3], "--format", "github"]);
     let gh = support::stdout(&out);
     assert!(gh.contains("::warning file=.agents/skills/alpha/SKILL.md,title=dsh-skills diff%3A hidden::"), "{gh}");

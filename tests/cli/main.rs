@@ -27,6 +27,7 @@ mod lone_surrogates;
 mod lsp;
 mod new;
 mod pty;
+mod tokens;
 mod watch;
 mod watch_storm;
 mod yaml11;
