@@ -30,4 +30,3 @@ mod pty;
 mod watch;
 mod watch_storm;
 mod yaml11;
-mod yaml_scanner_runs;
