@@ -1,6 +1,7 @@
 //! Dev tool: YAML parse time per frontmatter.
 //!
 //!     cargo run --release --example yaml_bench                 # a typical 5-line frontmatter
+//!     cargo run --release --example yaml_bench -- <n>          # the same, n parses (callgrind)
 //!     cargo run --release --example yaml_bench -- <dir> [n]    # every *.md frontmatter under <dir>
 //!
 //! With a directory (e.g. a benchmark tree under target/bench/), it parses each file's
@@ -10,13 +11,14 @@ use dsh_skills::engine::yaml::ToJson;
 use std::time::Instant;
 
 fn main() {
-    if let Some(dir) = std::env::args().nth(1) {
+    let arg = std::env::args().nth(1);
+    let n: u32 = arg.as_deref().and_then(|a| a.parse().ok()).unwrap_or(200_000);
+    if let Some(dir) = arg.filter(|a| a.parse::<u32>().is_err()) {
         let parses = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(200_000);
         return corpus(&dir, parses);
     }
     let text = "name: pdf-tools\ndescription: Extract text and tables from PDF files. Use when the user asks about PDFs.\nwhenToUse: PDF work\nmetadata:\n  version: \"1.2\"\n";
-    let n = 200_000;
-    for _ in 0..1000 {
+    for _ in 0..1000.min(n) {
         std::hint::black_box(dsh_skills::engine::yaml::parse(text).unwrap());
     }
     let t = Instant::now();
