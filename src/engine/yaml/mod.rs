@@ -8,6 +8,9 @@
 //! it: positions as lines and columns of the text, `String(e)` as the harness logs it, dates in
 //! the process's time zone ([`crate::engine::jsdate`]), and JSON as `JSON.stringify` writes it.
 
+mod keys;
+
+pub use keys::{TopEntry, top_entries};
 pub use npm_yaml::aliases;
 pub use npm_yaml::js::hashing;
 pub use npm_yaml::js::number::js_number_to_string;
