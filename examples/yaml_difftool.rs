@@ -1,7 +1,7 @@
 //! Dev tool for the differential check: reads a JSON array of YAML texts from the
 //! file given as first argument and prints one JSON line per input, in the same
 //! canonical encoding as `oracle/oracle.js`.
-use dsh_skills::engine::yaml::{self, JsStr, Value};
+use dsh_skills::engine::yaml::{self, JsStr, ToJson, Value};
 use serde_json::{Value as J, json};
 
 fn num(x: f64) -> J {

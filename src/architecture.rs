@@ -1,7 +1,8 @@
 //! The shape of the crate, checked: every `crate::…` path in `src/` points to the same layer or
 //! a lower one, and the modules inside the layers import each other without cycles.
 //!
-//! Layers, lowest first (see the crate documentation): `engine` (and `error`, `textsafe`), `analysis`,
+//! Layers, lowest first (see the crate documentation): the workspace crate `npm_yaml`
+//! (`crates/npm-yaml`, reached only from `engine`), `engine` (and `error`, `textsafe`), `analysis`,
 //! `lint`, `render`, `cli`, `commands`, `lsp`. `lib.rs` and `main.rs` stand above them all. Test code
 //! (files named `tests*.rs`, and everything after a file's `#[cfg(test)]` line) may reach
 //! across layers and is not checked.
@@ -160,6 +161,18 @@ pub(crate) fn violations(files: &[(String, String)]) -> Vec<String> {
             continue;
         }
         let Some(own) = layer_of_file(rel) else { continue };
+        if own > 0 {
+            // The YAML crate sits below the engine: the layers above see YAML as the engine does.
+            for (n, line) in source.lines().enumerate() {
+                if line.trim_start().starts_with("#[cfg(test)]") {
+                    break;
+                }
+                let code = line.split("//").next().unwrap_or("");
+                if code.contains("npm_yaml::") {
+                    problems.push(format!("src/{rel}:{}: `npm_yaml` is used through `crate::engine::yaml`", n + 1));
+                }
+            }
+        }
         let from = node_of_file(rel);
         for (line, segs) in crate_paths(source, &module_of_file(rel)) {
             let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
@@ -261,6 +274,15 @@ mod tests {
         let fine =
             files(&[("engine/js.rs", "//! See [`crate::commands::Io`].\n#[cfg(test)]\nuse crate::commands::Io;\n")]);
         assert!(violations(&fine).is_empty());
+    }
+
+    #[test]
+    fn the_yaml_crate_is_reached_through_the_engine() {
+        let problems = violations(&files(&[
+            ("engine/yaml/mod.rs", "pub use npm_yaml::js::Value;\n"),
+            ("lint/check.rs", "fn f() { npm_yaml::api::parse(\"\"); }\n"),
+        ]));
+        assert_eq!(problems, ["src/lint/check.rs:1: `npm_yaml` is used through `crate::engine::yaml`"]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The YAML layer on arbitrary text: a value or an error, never a panic or a hang.
 #![no_main]
+use dsh_skills::engine::yaml::ToJson;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

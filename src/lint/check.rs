@@ -453,56 +453,21 @@ impl<'a> Ctx<'a> {
         out
     }
 
-    /// Top-level `key: value` lines of the YAML region.
+    /// Top-level `key: value` entries of the YAML region, from the YAML crate's syntax tree
+    /// (there even when the YAML does not parse; the language server reads the same entries).
     fn key_lines(&self) -> Vec<KeyLine> {
         let Some(fm) = &self.fm else { return Vec::new() };
-        let lines = self.lines(fm.yaml.clone());
-        let mut out = Vec::new();
-        for (i, line) in lines.iter().enumerate() {
-            let s = &self.text[line.clone()];
-            let Some(first) = s.chars().next() else { continue };
-            if first.is_whitespace() || first == '#' || first == '-' && s.starts_with("- ") {
-                continue;
-            }
-            let (key, key_len) = if first == '"' || first == '\'' {
-                match s[1..].find(first) {
-                    Some(j) => (s[1..1 + j].to_string(), j + 2),
-                    None => continue,
-                }
-            } else {
-                let Some(colon) = find_mapping_colon(s) else { continue };
-                (s[..colon].trim_end().to_string(), s[..colon].trim_end().len())
-            };
-            let rest = &s[key_len..];
-            let Some(after) = rest.trim_start().strip_prefix(':') else { continue };
-            let value_start = line.start + (s.len() - after.len());
-            let value = after.trim_start();
-            let vs = value_start + (after.len() - value.len());
-            let ve = vs + value.trim_end().len();
-            let mut block = vs..ve;
-            for l in &lines[i + 1..] {
-                let t = &self.text[l.clone()];
-                if t.trim().is_empty() {
-                    continue;
-                }
-                if !(t.starts_with(' ') || t.starts_with('\t')) {
-                    break;
-                }
-                if block.is_empty() {
-                    block.start = l.start + (t.len() - t.trim_start().len());
-                }
-                block.end = l.start + t.trim_end().len();
-            }
-            let continued = block.end > ve;
-            out.push(KeyLine {
-                key,
-                key_range: line.start..line.start + key_len,
-                value_range: vs..ve,
-                continued,
-                block,
-            });
-        }
-        out
+        let at = |r: &Range<usize>| fm.yaml.start + r.start..fm.yaml.start + r.end;
+        yaml::top_entries(&self.text[fm.yaml.clone()])
+            .into_iter()
+            .map(|e| KeyLine {
+                continued: e.value_span.end > e.value_line.end,
+                key_range: at(&e.key_span),
+                value_range: at(&e.value_line),
+                block: at(&e.value_span),
+                key: e.key,
+            })
+            .collect()
     }
 
     /// The first parsed top-level key spelled `key`.

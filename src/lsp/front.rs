@@ -1,5 +1,6 @@
-//! Where things are in a buffer's frontmatter, found line by line (the buffer may not parse):
-//! the fences and each top-level key's line and value. And what the harness does with each key
+//! Where things are in a buffer's frontmatter (the buffer may not parse): the fences and each
+//! top-level key's line and value, from the one key reader lint uses too
+//! ([`crate::engine::yaml::top_entries`]). And what the harness does with each key
 //! (spec 4.3 and 4.4), for hover and completion.
 
 use crate::engine::skillfile;
@@ -12,8 +13,8 @@ pub struct Entry {
     pub key: String,
     /// The key's bytes in the buffer.
     pub key_span: Range<usize>,
-    /// From after the `:` (spaces skipped) to the end of the entry's last line (continuation
-    /// lines included), without the final line feed.
+    /// From after the `:` (spaces skipped) to the end of the value (its continuation lines
+    /// included, comments and blank lines after it not).
     pub value_span: Range<usize>,
     /// The entry's first line (without its line feed).
     pub line: Range<usize>,
@@ -44,54 +45,20 @@ pub fn parse(text: &str) -> Option<Front> {
     let fm = skillfile::split_frontmatter(&text[shift..]).ok()?;
     let yaml = fm.yaml.start + shift..fm.yaml.end + shift;
     let body = fm.body.start + shift..fm.body.end + shift;
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut at = yaml.start;
-    for line in text[yaml.clone()].split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        let content = line.trim_end_matches(['\n', '\r']);
-        let end = start + content.len();
-        let first = content.chars().next();
-        let top = matches!(first, Some(c) if !matches!(c, ' ' | '\t' | '#' | '-' | '[' | '{' | '%'))
-            || content.starts_with("---");
-        match key_of(content).filter(|_| top) {
-            Some((key, key_range, value_start)) => entries.push(Entry {
-                key,
-                key_span: start + key_range.start..start + key_range.end,
-                value_span: start + value_start..end,
-                line: start..end,
-            }),
-            None => {
-                // A continuation (indented, a list item, a comment): part of the entry above.
-                if let Some(last) = entries.last_mut()
-                    && !content.trim().is_empty()
-                    && !content.trim_start().starts_with('#')
-                {
-                    last.value_span.end = end;
-                }
+    let entries = crate::engine::yaml::top_entries(&text[yaml.clone()])
+        .into_iter()
+        .map(|e| {
+            let at = |r: Range<usize>| yaml.start + r.start..yaml.start + r.end;
+            let value_end = e.value_span.end.max(e.value_line.end);
+            Entry {
+                key: e.key,
+                key_span: at(e.key_span),
+                value_span: at(e.value_line.start..value_end),
+                line: at(e.line),
             }
-        }
-    }
+        })
+        .collect();
     Some(Front { yaml, body, entries })
-}
-
-/// `key: value` → (key, its range in the line, where the value starts).
-fn key_of(line: &str) -> Option<(String, Range<usize>, usize)> {
-    let (raw, quoted) = match line.as_bytes().first()? {
-        q @ (b'"' | b'\'') => {
-            let close = line[1..].find(*q as char)? + 1;
-            (&line[..=close], true)
-        }
-        _ => (line.split(": ").next().filter(|k| k.len() < line.len()).or_else(|| line.strip_suffix(':'))?, false),
-    };
-    let rest = &line[raw.len()..];
-    let rest = rest.strip_prefix(':')?;
-    if !quoted && raw.contains('#') {
-        return None;
-    }
-    let key = if quoted { raw[1..raw.len() - 1].to_string() } else { raw.trim_end().to_string() };
-    let value_start = raw.len() + 1 + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
-    Some((key, 0..raw.len(), value_start))
 }
 
 /// What the harness does with a frontmatter key (spec 4.3, 4.4), in Markdown.

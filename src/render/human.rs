@@ -588,7 +588,7 @@ pub fn show(snap: &Snapshot, c: &Candidate, found: &[(refs::Reference, RefStatus
         crate::analysis::tokens::TOKENIZER
     );
     if let Some(m) = &c.skill.metadata {
-        let json = serde_json::to_string(&m.to_json()).unwrap_or_default();
+        let json = serde_json::to_string(&crate::engine::yaml::ToJson::to_json(m)).unwrap_or_default();
         let _ = writeln!(o, "  {}{}", label(term, "metadata"), safe(&json));
     }
     let shadows: Vec<&Candidate> = snap

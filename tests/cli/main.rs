@@ -31,4 +31,3 @@ mod tokens;
 mod watch;
 mod watch_storm;
 mod yaml11;
-mod yaml_scanner_runs;

@@ -57,17 +57,30 @@ const DEEP_STACK: usize = 16 << 20;
 pub fn parse(src: &str) -> Result<Parsed, YamlError> {
     let tokens = crate::lexer::lex(src);
     let cst = crate::parser::parse(src, &tokens);
-    if max_depth(&cst) > DEEP {
-        let run = || compose_and_convert(src, &tokens, &cst);
+    deep_safe(&cst, || compose_and_convert(src, &tokens, &cst))
+}
+
+/// The first document of `src` composed (`parseDocument` up to the second document): its
+/// nodes with their ranges, and its errors and warnings (byte positions), for a caller that
+/// reads the nodes with semantics of its own (the engine's configuration dialect).
+pub fn compose_document(src: &str) -> crate::compose::composer::Composed {
+    let tokens = crate::lexer::lex(src);
+    let cst = crate::parser::parse(src, &tokens);
+    deep_safe(&cst, || compose(src, &cst))
+}
+
+/// `run`, on a thread with [`DEEP_STACK`] bytes of stack when `cst` nests deeper than [`DEEP`].
+fn deep_safe<T: Send>(cst: &Cst, run: impl FnOnce() -> T + Send + Copy) -> T {
+    if max_depth(cst) > DEEP {
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .stack_size(DEEP_STACK)
                 .spawn_scoped(s, run)
                 .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         })
-        .unwrap_or_else(|_| compose_and_convert(src, &tokens, &cst));
+        .unwrap_or_else(|_| run());
     }
-    compose_and_convert(src, &tokens, &cst)
+    run()
 }
 
 /// The deepest nesting of collections in the tree.

@@ -166,6 +166,10 @@ pub struct TopKey {
     pub key: String,
     pub key_node: usize,
     pub value_node: Option<usize>,
+    /// the key node's `range` (`[start, valueEnd, nodeEnd]`, bytes)
+    pub key_range: [u32; 3],
+    /// the value node's `range` (`None` for a pair without value)
+    pub value_range: Option<[u32; 3]>,
 }
 
 pub struct ToJs<'d> {
@@ -525,6 +529,8 @@ impl<'d> ToJs<'d> {
                                     key: sk.as_str().to_owned(),
                                     key_node: knode,
                                     value_node: vnode,
+                                    key_range: self.doc.nodes[knode].range,
+                                    value_range: vnode.map(|v| self.doc.nodes[v].range),
                                 });
                             }
                             o.set(sk, r.v);

@@ -78,3 +78,31 @@ fn empty_and_comment_only_input_is_null() {
         assert_eq!(parse(src).unwrap().value, Value::Null, "{src:?}");
     }
 }
+
+/// After a wrong closing bracket, npm yaml's node end is `cePos` plus the UTF-16 lengths of the
+/// tokens after it (`resolveEnd`); the ranges npm yaml 2.9.0 gives, in UTF-16 units.
+#[test]
+fn a_flow_collection_end_after_a_wrong_bracket_counts_utf16_units() {
+    use npm_yaml::compose::doc::NodeKind;
+    let units = |src: &str, b: u32| src.get(..b as usize).map_or(u32::MAX, |s| s.encode_utf16().count() as u32);
+    for (src, want) in [
+        ("[a}  # é\n", [0, 2, 8]),
+        ("{a: 1]  # é😀 x\n", [0, 5, 15]),
+        ("k: [a}  # é\n", [3, 5, 11]),
+        ("k: [é}  # 😀😀 x\n", [3, 5, 16]),
+        ("[é,  é}  # é\n", [0, 6, 12]),
+        ("[é, }  # é\n", [0, 4, 10]),
+        ("[é  }é # é\n", [0, 4, 10]),
+        // the tokens after the wrong `}` do not follow `cePos`: a count of units from there
+        ("[[é}}# é", [0, 3, 6]),
+        ("[[é}}😀", [0, 3, 5]),
+    ] {
+        let c = npm_yaml::api::compose_document(src);
+        let mut id = c.doc.root.unwrap();
+        if let NodeKind::Map { pairs, flow: false, .. } = &c.doc.nodes[id].kind {
+            id = pairs[0].1.unwrap();
+        }
+        let r = c.doc.nodes[id].range;
+        assert_eq!(r.map(|b| units(src, b)), want, "{src:?}");
+    }
+}

@@ -2,9 +2,10 @@
 //! extended by a `!!js` scalar tag (`vendor/include/src/index.ts:9-23`), used by patch files
 //! and agent-preset compositions.
 //!
-//! This is a resolver over `saphyr-parser` events, not a YAML parser: saphyr does the syntax,
-//! this module composes nodes (keeping the line of every value and key) and resolves scalars
-//! as js-yaml's `JSON_SCHEMA` does:
+//! This is a resolver over the nodes of the `npm_yaml` crate's composer, not a YAML parser: the
+//! crate does the syntax (npm yaml's, which reads what js-yaml reads on files like these), this
+//! module builds values (keeping the line of every value and key) and resolves scalars from
+//! their source text as js-yaml's `JSON_SCHEMA` does:
 //! * only *plain* scalars are resolved implicitly, in the order null, bool, int, float; quoted
 //!   and block scalars are strings;
 //! * null is `~`, `null`, `Null`, `NULL` or an empty node; booleans are `true`/`True`/`TRUE` and
@@ -19,7 +20,9 @@
 //! * one document at most (`yaml.load`): an empty or comments-only file loads as "nothing".
 
 use crate::engine::yaml::aliases::{AliasTally, EXCESSIVE_ALIAS_COUNT};
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use npm_yaml::compose::doc::{Doc, NodeKind, ScalarStyle};
+use npm_yaml::errors::ErrorCode;
+use npm_yaml::schema::Scalar;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -209,8 +212,131 @@ impl std::fmt::Display for DialectError {
 const CORE: &str = "tag:yaml.org,2002:";
 
 /// How deep collections may nest in a configuration file: js-yaml composes recursively and
-/// overflows its stack somewhere past this; dsh-skills refuses it by name.
+/// overflows its stack somewhere past this; dsh-skills refuses it by name (and the crate's
+/// composer stops earlier, at npm yaml's own limit: some 800 flow or 900 block levels).
 pub const MAX_DEPTH: usize = 1000;
+
+/// A composer node as the loader reads it: what the event stream of a streaming parser gives.
+enum Event<'d> {
+    /// (text, plain, anchor id (0: none), tag)
+    Scalar(std::borrow::Cow<'d, str>, bool, usize, Option<&'d str>),
+    /// the anchored node's id (0: an alias the composer could not resolve)
+    Alias(usize),
+    SequenceStart(usize, Option<&'d str>),
+    MappingStart(usize, Option<&'d str>),
+    SequenceEnd,
+    MappingEnd,
+}
+
+/// What is left to visit of the document, last first.
+enum Visit {
+    /// a node, or the empty value of a pair without one (at this byte)
+    Node(usize),
+    Empty(u32),
+    End(bool),
+}
+
+/// The composed document as events, in document order, with the byte where each starts; an
+/// explicit stack, so input depth is no recursion here.
+struct Events<'d> {
+    doc: &'d Doc,
+    todo: Vec<Visit>,
+}
+
+impl<'d> Events<'d> {
+    fn new(doc: &'d Doc) -> Self {
+        Events { doc, todo: doc.root.map(Visit::Node).into_iter().collect() }
+    }
+
+    /// An anchored node's id: its index plus one.
+    fn anchor(&self, id: usize) -> usize {
+        if self.doc.nodes[id].anchor.is_some() { id + 1 } else { 0 }
+    }
+}
+
+impl<'d> Iterator for Events<'d> {
+    type Item = (Event<'d>, u32);
+
+    fn next(&mut self) -> Option<(Event<'d>, u32)> {
+        let (id, node) = match self.todo.pop()? {
+            Visit::End(map) => return Some((if map { Event::MappingEnd } else { Event::SequenceEnd }, 0)),
+            Visit::Empty(at) => return Some((Event::Scalar("".into(), true, 0, None), at)),
+            Visit::Node(id) => (id, &self.doc.nodes[id]),
+        };
+        let at = node.range[0];
+        let tag = node.tag.as_deref();
+        Some(match &node.kind {
+            NodeKind::Scalar { value, style, source } => {
+                let text = match value {
+                    Scalar::Str(s) => s.as_str(),
+                    _ => source.as_str(),
+                };
+                (Event::Scalar(text.into(), *style == ScalarStyle::Plain, self.anchor(id), tag), at)
+            }
+            NodeKind::Alias { target, .. } => (Event::Alias(target.map_or(0, |t| t + 1)), at),
+            NodeKind::Seq { items, .. } => {
+                self.todo.push(Visit::End(false));
+                self.todo.extend(items.iter().rev().map(|&i| Visit::Node(i)));
+                (Event::SequenceStart(self.anchor(id), tag), at)
+            }
+            NodeKind::Map { pairs, .. } => {
+                self.todo.push(Visit::End(true));
+                for &(k, v) in pairs.iter().rev() {
+                    self.todo.push(v.map_or(Visit::Empty(self.doc.nodes[k].range[2]), Visit::Node));
+                    self.todo.push(Visit::Node(k));
+                }
+                (Event::MappingStart(self.anchor(id), tag), at)
+            }
+        })
+    }
+}
+
+/// Line starts of a text, for the 1-based line of any byte in `O(log n)`.
+struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<u32>,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
+        Lines { text, starts }
+    }
+
+    fn line(&self, at: u32) -> usize {
+        self.starts.partition_point(|&s| s <= at)
+    }
+
+    /// 1-based line and column (in chars).
+    fn line_col(&self, at: u32) -> (usize, usize) {
+        let line = self.line(at);
+        let start = self.starts[line - 1] as usize;
+        let end = (at as usize).clamp(start, self.text.len());
+        let col = self.text.get(start..end).map_or(0, |s| s.chars().count());
+        (line, col + 1)
+    }
+}
+
+/// The composer's first error, as the loader reports it; `None` when there is none it keeps
+/// (duplicate keys and tags are the dialect's own rules, checked as the nodes are read).
+fn syntax_error(lines: &Lines<'_>, composed: &npm_yaml::compose::composer::Composed) -> Option<DialectError> {
+    composed.errors.iter().find_map(|e| {
+        let (line, column) = lines.line_col(e.pos.start);
+        let (message, ours) = match e.code {
+            ErrorCode::DuplicateKey => return None,
+            ErrorCode::TagResolveFailed
+                if e.message.starts_with("Unresolved tag") || e.message.starts_with("!!timestamp") =>
+            {
+                return None;
+            }
+            ErrorCode::MultipleDocs => ("expected a single document in the stream, but found more".to_string(), false),
+            ErrorCode::ResourceExhaustion => (too_deep(), true),
+            _ => (e.message.clone(), false),
+        };
+        Some(DialectError { line, column, message, ours })
+    })
+}
 
 enum Frame {
     Seq { items: Vec<Node>, at: Loc, anchor: usize, leaves: f64 },
@@ -275,7 +401,7 @@ fn follow<'a>(stack: &'a [Frame], path: &[usize]) -> Option<&'a Node> {
 }
 
 fn too_deep() -> String {
-    format!("collections nested more than {MAX_DEPTH} deep (js-yaml would exhaust its call stack)")
+    "collections nested too deep (js-yaml would exhaust its call stack: Maximum call stack size exceeded)".into()
 }
 
 /// Load one document (`yaml.load(text, {schema: entryListSchema})`). `Ok(None)` is js-yaml's
@@ -287,74 +413,57 @@ fn too_deep() -> String {
 pub fn load(text: &str, source: Rc<Source>) -> Result<Option<Node>, DialectError> {
     // js-yaml drops one leading byte-order mark.
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut parser = Parser::new_from_str(text);
+    let composed = npm_yaml::api::compose_document(text);
+    let lines = Lines::new(text);
+    if let Some(e) = syntax_error(&lines, &composed) {
+        return Err(e);
+    }
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: HashMap<usize, Anchor> = HashMap::new();
-    let mut documents = 0;
     let mut result: Option<Node> = None;
-    let loc = |span: &Span| Loc { source: source.clone(), line: span.start.line() };
-    let error_at = |span: &Span, message: String| DialectError {
-        line: span.start.line(),
-        column: span.start.col() + 1,
-        message,
-        ours: false,
+    let loc = |at: u32| Loc { source: source.clone(), line: lines.line(at) };
+    let error_at = |at: u32, message: String| {
+        let (line, column) = lines.line_col(at);
+        DialectError { line, column, message, ours: false }
     };
-    let ours_at = |span: &Span, message: String| DialectError { ours: true, ..error_at(span, message) };
-    while let Some(next) = parser.next_event() {
-        let (event, span) = next.map_err(|e| {
-            // The scanner's own nesting limit: the same refusal as the composer's below.
-            let deep = e.info() == "recursion limit exceeded";
-            DialectError {
-                line: e.marker().line(),
-                column: e.marker().col() + 1,
-                message: if deep { too_deep() } else { e.info().to_string() },
-                ours: deep,
-            }
-        })?;
+    let ours_at = |at: u32, message: String| DialectError { ours: true, ..error_at(at, message) };
+    for (event, at) in Events::new(&composed.doc) {
         if matches!(event, Event::SequenceStart(..) | Event::MappingStart(..)) && stack.len() >= MAX_DEPTH {
-            return Err(ours_at(&span, too_deep()));
+            return Err(ours_at(at, too_deep()));
         }
         // (node, its anchor, its largest leaf weight)
         let finished: Option<(Node, usize, f64)> = match event {
-            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => None,
-            Event::DocumentStart(_) => {
-                documents += 1;
-                if documents > 1 {
-                    return Err(error_at(&span, "expected a single document in the stream, but found more".into()));
-                }
-                None
-            }
             Event::Alias(id) => {
                 let Some(anchor) = anchors.get_mut(&id) else {
-                    return Err(error_at(&span, "unidentified alias".into()));
+                    return Err(error_at(at, "unidentified alias".into()));
                 };
                 let leaves = anchor.tally.needs_leaves().then_some(anchor.leaves);
                 if !anchor.tally.alias(leaves) {
-                    return Err(ours_at(&span, EXCESSIVE_ALIAS_COUNT.into()));
+                    return Err(ours_at(at, EXCESSIVE_ALIAS_COUNT.into()));
                 }
                 let weight = anchor.tally.weight();
                 let node = match &anchor.at {
                     Anchored::Copy(node) => node,
                     Anchored::Path(path) => follow(&stack, path).expect("an anchored node stays where it was put"),
                 };
-                Some((Node { value: node.value.clone(), at: loc(&span) }, 0, weight))
+                Some((Node { value: node.value.clone(), at: loc(at) }, 0, weight))
             }
-            Event::Scalar(text, style, anchor, tag) => {
-                let value = resolve_scalar(&text, style, tag.as_deref()).map_err(|m| error_at(&span, m))?;
-                Some((Node { value, at: loc(&span) }, anchor, 1.0))
+            Event::Scalar(text, plain, anchor, tag) => {
+                let value = resolve_scalar(&text, plain, tag).map_err(|m| error_at(at, m))?;
+                Some((Node { value, at: loc(at) }, anchor, 1.0))
             }
             Event::SequenceStart(anchor, tag) => {
-                check_collection_tag(tag.as_deref(), "sequence").map_err(|m| error_at(&span, m))?;
-                stack.push(Frame::Seq { items: Vec::new(), at: loc(&span), anchor, leaves: 0.0 });
+                check_collection_tag(tag, "sequence").map_err(|m| error_at(at, m))?;
+                stack.push(Frame::Seq { items: Vec::new(), at: loc(at), anchor, leaves: 0.0 });
                 None
             }
             Event::MappingStart(anchor, tag) => {
-                check_collection_tag(tag.as_deref(), "mapping").map_err(|m| error_at(&span, m))?;
+                check_collection_tag(tag, "mapping").map_err(|m| error_at(at, m))?;
                 stack.push(Frame::Map {
                     entries: Vec::new(),
                     keys: HashSet::new(),
                     key: None,
-                    at: loc(&span),
+                    at: loc(at),
                     anchor,
                     leaves: 0.0,
                 });
@@ -364,13 +473,13 @@ pub fn load(text: &str, source: Rc<Source>) -> Result<Option<Node>, DialectError
                 Some(Frame::Seq { items, at, anchor, leaves }) => {
                     Some((Node { value: Value::Seq(items), at }, anchor, leaves))
                 }
-                _ => return Err(error_at(&span, "unbalanced sequence".into())),
+                _ => unreachable!("the events of a composed document are balanced"),
             },
             Event::MappingEnd => match stack.pop() {
                 Some(Frame::Map { entries, at, anchor, leaves, .. }) => {
                     Some((Node { value: Value::Map(entries), at }, anchor, leaves))
                 }
-                _ => return Err(error_at(&span, "unbalanced mapping".into())),
+                _ => unreachable!("the events of a composed document are balanced"),
             },
         };
         let Some((node, anchor, leaves)) = finished else { continue };
@@ -408,13 +517,8 @@ pub fn load(text: &str, source: Rc<Source>) -> Result<Option<Node>, DialectError
     Ok(result)
 }
 
-fn tag_name(tag: &Tag) -> String {
-    format!("{}{}", tag.handle, tag.suffix)
-}
-
-fn check_collection_tag(tag: Option<&Tag>, kind: &str) -> Result<(), String> {
-    let Some(tag) = tag else { return Ok(()) };
-    let name = tag_name(tag);
+fn check_collection_tag(tag: Option<&str>, kind: &str) -> Result<(), String> {
+    let Some(name) = tag else { return Ok(()) };
     let wanted = if kind == "sequence" { "seq" } else { "map" };
     match name.strip_prefix(CORE) {
         _ if name == "!" => Ok(()),
@@ -431,14 +535,12 @@ fn check_collection_tag(tag: Option<&Tag>, kind: &str) -> Result<(), String> {
     }
 }
 
-fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
-    let plain = style == ScalarStyle::Plain;
+fn resolve_scalar(text: &str, plain: bool, tag: Option<&str>) -> Result<Value, String> {
     // js-yaml's "no content": an empty plain scalar is an empty node (`state.result === null`).
     let empty_node = plain && text.is_empty();
-    let Some(tag) = tag else {
+    let Some(name) = tag else {
         return Ok(if plain { implicit(text) } else { Value::Str(text.to_string()) });
     };
-    let name = tag_name(tag);
     if name == "!" {
         return Ok(if empty_node { Value::Null } else { Value::Str(text.to_string()) });
     }
@@ -743,9 +845,14 @@ mod tests {
     #[test]
     fn nesting_is_bounded() {
         let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-        assert!(load_str(&deep(MAX_DEPTH)).is_ok());
-        let e = load_str(&deep(MAX_DEPTH + 1)).unwrap_err();
-        assert!(e.ours && e.message.contains("nested more than 1000 deep"), "{e:?}");
+        assert!(load_str(&deep(500)).is_ok());
+        // npm yaml's composer stops first for flow collections (about 835 levels)
+        let e = load_str(&deep(MAX_DEPTH)).unwrap_err();
+        assert!(e.ours && e.message.contains("nested too deep"), "{e:?}");
+        let seqs = |n: usize| format!("{}x\n", "- ".repeat(n));
+        assert!(load_str(&seqs(MAX_DEPTH - 1)).is_ok());
+        let e = load_str(&seqs(MAX_DEPTH + 1)).unwrap_err();
+        assert!(e.ours && e.message.contains("nested too deep"), "{e:?}");
         let e = load_str(&deep(200_000)).unwrap_err();
         assert!(e.ours, "{e:?}");
     }

@@ -3,40 +3,23 @@
 //! `uniqueKeys: true`, `merge: false`, `mapAsMap: false`, `prettyErrors: true`,
 //! `maxAliasCount: 100`).
 //!
-//! Syntax comes from `saphyr-parser` events (vendored with a small patch);
-//! this module composes them into npm yaml's node semantics, resolves tags
-//! and scalars, converts to JS values and reproduces npm yaml's errors.
+//! The parsing is the workspace crate `npm_yaml` (`crates/npm-yaml`): npm yaml's own stages
+//! (lexer, CST parser, composer, `toJS`) written in Rust. This module is the engine's view of
+//! it: positions as lines and columns of the text, `String(e)` as the harness logs it, dates in
+//! the process's time zone ([`crate::engine::jsdate`]), and JSON as `JSON.stringify` writes it.
 
-pub(crate) mod aliases;
-mod blockscalar;
-mod compose;
-mod diag;
-mod dropped;
-mod errmap;
-pub(crate) mod hashing;
-mod indent;
-mod keycomments;
-mod keystr;
-mod number;
-mod scanerr;
-mod schema;
-mod schema11;
-mod source;
-mod tojs;
-mod value;
+mod keys;
+
+pub use keys::{TopEntry, top_entries};
+pub use npm_yaml::aliases;
+pub use npm_yaml::js::hashing;
+pub use npm_yaml::js::number::js_number_to_string;
+pub use npm_yaml::js::{JsStr, Object, Value};
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_oracle;
-
-pub use crate::engine::js::JsStr;
-pub use number::js_number_to_string;
-pub use value::{Object, Value};
-
-use compose::{ComposeOutcome, Composer};
-use diag::Diag;
-use source::Source;
 
 /// A position in the parsed text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,16 +34,49 @@ pub struct Pos {
     pub byte: usize,
 }
 
+impl Pos {
+    /// The position of byte `byte` of `text` (clamped to the text, floored to a char boundary).
+    pub fn of_byte(text: &str, byte: usize) -> Pos {
+        let mut byte = byte.min(text.len());
+        while !text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..byte]).map_or(0, |i| i + 1);
+        let line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..line_start]).count();
+        let before = &text[line_start..byte];
+        Pos { line, col: before.chars().count() + 1, col_utf16: before.encode_utf16().count() + 1, byte }
+    }
+
+    /// The position of 1-based `line` and UTF-16 column `col16` (npm yaml's `linePos`).
+    fn of_line_col16(text: &str, line: usize, col16: usize) -> Pos {
+        let line_start = if line <= 1 {
+            0
+        } else {
+            memchr::memchr_iter(b'\n', text.as_bytes()).nth(line - 2).map_or(text.len(), |i| i + 1)
+        };
+        let mut units = 1;
+        let mut byte = line_start;
+        for c in text[line_start..].chars() {
+            if units >= col16 || c == '\n' {
+                break;
+            }
+            units += c.len_utf16();
+            byte += c.len_utf8();
+        }
+        Pos::of_byte(text, byte)
+    }
+}
+
 /// Position info for one top-level mapping key (when the document is a map).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeySpan {
     /// the JS property name the key became
     pub key: String,
-    /// start of the key node (including any anchor/tag properties)
+    /// start of the key node (its scalar or collection, after any anchor or tag)
     pub key_start: Pos,
-    /// start of the value node (for an empty value: where it would start)
+    /// start of the value node (for an empty value: where npm yaml places it, after the `:`)
     pub value_start: Pos,
-    /// end of the value node
+    /// end of the value node (its `range[1]`, comments after it excluded)
     pub value_end: Pos,
 }
 
@@ -82,11 +98,13 @@ pub struct Parsed {
 pub struct YamlError {
     /// `YAMLParseError`, `ReferenceError`, `Error` or `RangeError`
     pub name: &'static str,
+    /// npm yaml's error code (`MISSING_CHAR`, ...; `None` for what `toJS` throws)
+    pub code: Option<&'static str>,
     /// the message without the ` at line L, column C:...` suffix
     pub message: String,
     /// where npm yaml reports the error (`col_utf16` is npm yaml's column)
     pub pos: Option<Pos>,
-    /// `String(error)` as Node prints it, e.g.
+    /// `String(error)` as Node writes it, e.g.
     /// `YAMLParseError: Map keys must be unique at line 2, column 1:\n\nname: a\nname: b\n^\n`
     pub pretty: String,
     /// warnings emitted before the error was thrown (same format as [`Parsed::warnings`])
@@ -101,29 +119,27 @@ impl std::fmt::Display for YamlError {
 
 impl std::error::Error for YamlError {}
 
-fn render(src: &Source<'_>, d: &Diag) -> (String, Option<Pos>) {
-    match d.start {
-        Some(s) => {
-            let (suffix, pos) = source::pretty_suffix(src, s.min(src.text.len()), d.end);
-            (format!("{}: {}{}", d.name, d.message, suffix), Some(pos))
-        }
-        None => (format!("{}: {}", d.name, d.message), None),
-    }
-}
-
-fn to_error(src: &Source<'_>, d: &Diag, warnings: Vec<String>) -> YamlError {
-    let (pretty, pos) = render(src, d);
-    YamlError { name: d.name, message: d.message.clone(), pos, pretty, warnings }
-}
-
 /// Parse `text` like `YAML.parse(text)` from npm yaml 2.9.0.
 ///
 /// Never panics: an internal bug would be reported as an `Error` named
 /// `Error` (a safety net; the differential tests found no such case).
 #[allow(clippy::result_large_err)] // the error type is part of the required API
 pub fn parse(text: &str) -> Result<Parsed, YamlError> {
-    match std::panic::catch_unwind(|| parse_inner(text)) {
-        Ok(r) => r,
+    npm_yaml::js::set_date_formatter(crate::engine::jsdate::date_to_string);
+    match std::panic::catch_unwind(|| npm_yaml::api::parse(text)) {
+        Ok(Ok(p)) => {
+            let mut at = Cursor { text, pos: Pos { line: 1, col: 1, col_utf16: 1, byte: 0 } };
+            let top_keys = p.top_keys.into_iter().map(|k| key_span(&mut at, k)).collect();
+            Ok(Parsed { value: p.value, top_keys, warnings: p.warnings })
+        }
+        Ok(Err(e)) => Err(YamlError {
+            name: e.name,
+            code: e.code.map(|c| c.name()),
+            pos: e.line_pos.map(|(l, c)| Pos::of_line_col16(text, l as usize, c as usize)),
+            pretty: e.pretty.as_str().to_owned(),
+            message: e.message,
+            warnings: e.warnings,
+        }),
         Err(p) => {
             let msg = p
                 .downcast_ref::<&str>()
@@ -133,6 +149,7 @@ pub fn parse(text: &str) -> Result<Parsed, YamlError> {
             let message = format!("internal error in the YAML layer: {msg}");
             Err(YamlError {
                 name: "Error",
+                code: None,
                 pretty: format!("Error: {message}"),
                 message,
                 pos: None,
@@ -142,225 +159,103 @@ pub fn parse(text: &str) -> Result<Parsed, YamlError> {
     }
 }
 
-/// Where lone surrogates go while the layer holds them in Rust strings.
-///
-/// npm yaml's strings are JavaScript strings: a `"\ud800"` escape is a lone surrogate, a code
-/// unit a Rust `String` cannot hold. When the text has an escape of a surrogate, saphyr's scanner
-/// writes each lone one as the char `base + (unit - 0xD800)` (vendored patch 14), where the 2,048
-/// chars from `base` are a block of the supplementary private use planes that the input (with its
-/// `\r`/NUL stand-ins already in place) does not use; values
-/// and property names turn them back into code units ([`JsStr::from_stand_ins`]). So two keys
-/// that differ only in lone surrogates stay two keys, as in npm yaml. `None` when there is no such
-/// escape, or (never seen) when the input uses all 64 blocks: lone surrogates are then U+FFFD.
-fn lone_surrogate_base(input: &str) -> Option<u32> {
-    let b = input.as_bytes();
-    let escape = |i: usize, digits: usize| -> bool {
-        let Some(hex) = b.get(i + 2..i + 2 + digits) else { return false };
-        let Ok(hex) = std::str::from_utf8(hex) else { return false };
-        u32::from_str_radix(hex, 16).is_ok_and(|v| (0xD800..0xE000).contains(&v))
-    };
-    let has_surrogate_escape = memchr::memchr_iter(b'\\', b).any(|i| match b.get(i + 1) {
-        Some(b'u') => escape(i, 4),
-        Some(b'U') => escape(i, 8),
-        _ => false,
-    });
-    if !has_surrogate_escape {
-        return None;
-    }
-    // blocks of 0x800 chars in U+F0000..U+10FFFF: 0..31 plane 15, 32..63 plane 16
-    let mut used = [false; 64];
-    for c in input.chars() {
-        if let Some(d) = (c as u32).checked_sub(0xF0000) {
-            used[(d >> 11) as usize] = true;
-        }
-    }
-    (32..64).chain(0..32).find(|&i| !used[i]).map(|i| 0xF0000 + ((i as u32) << 11))
+/// Positions of offsets that mostly come in increasing order (the keys of a map): each is found
+/// from the one before, so a document's keys cost one pass over it, however many they are.
+struct Cursor<'t> {
+    text: &'t str,
+    pos: Pos,
 }
 
-/// `text` with the lines of the region `text[from..to]` (bytes) turned into comment lines (a
-/// `#` before each line's first content, tabs as spaces): saphyr then sees nothing there, and
-/// byte and char offsets stay those of `text`. `None` when a line starts with a non-ASCII
-/// character right at `from` or at its line start (no room for the `#`).
-fn comment_out(text: &str, from: usize, to: usize) -> Option<String> {
-    let mut b = text.as_bytes().to_vec();
-    let to = to.min(b.len());
-    let mut ls = from;
-    while ls < to {
-        let le = b[ls..to].iter().position(|&c| c == b'\n').map_or(to, |k| ls + k);
-        let mut p = ls;
-        while p < le && matches!(b[p], b' ' | b'\t') {
-            b[p] = b' ';
-            p += 1;
+impl Cursor<'_> {
+    fn at(&mut self, byte: usize) -> Pos {
+        let mut byte = byte.min(self.text.len());
+        while !self.text.is_char_boundary(byte) {
+            byte -= 1;
         }
-        if p < le && b[p] != b'\r' {
-            // the `#` needs white space or the line start before it (the region's first line
-            // follows its `-`, unless the region starts at a line start)
-            let after_dash = ls == from && from > 0 && b[from - 1] != b'\n';
-            let room = if after_dash { p >= from + 2 } else { p > ls };
-            if room {
-                b[p - 1] = b'#';
-            } else if b[p].is_ascii() && (!after_dash || p > from) {
-                b[p] = b'#';
-            } else {
-                return None;
+        if byte < self.pos.byte {
+            self.pos = Pos::of_byte(self.text, byte);
+            return self.pos;
+        }
+        let seg = &self.text.as_bytes()[self.pos.byte..byte];
+        let from = match memchr::memrchr(b'\n', seg) {
+            Some(nl) => {
+                self.pos.line += memchr::memchr_iter(b'\n', seg).count();
+                self.pos.col = 1;
+                self.pos.col_utf16 = 1;
+                self.pos.byte + nl + 1
             }
-        }
-        ls = le + 1;
-    }
-    String::from_utf8(b).ok()
-}
-
-/// What saphyr parses for `text`: the first document, directive (or `%YAML`) lines hidden, and
-/// chars saphyr would misread swapped for placeholders (returned as (placeholder, original)).
-fn saphyr_input<'t>(text: &'t str, pre: &errmap::Prescan) -> (std::borrow::Cow<'t, str>, Vec<(char, char)>) {
-    // Directives without a `---` line: npm yaml reports that after composing the
-    // document, so the directive lines are hidden from saphyr (char count kept).
-    // `%YAML` lines are hidden from saphyr too: the prescan has all npm yaml does with them
-    // (version, errors, warnings), and saphyr would reject a second one or a malformed one
-    // and stop before composing (npm yaml composes the document and emits its warnings).
-    let to_blank: &[(usize, usize)] = if pre.blank_directives { &pre.directive_lines } else { &pre.yaml_lines };
-    let blanked: Option<String> = if !to_blank.is_empty() {
-        let mut t = String::with_capacity(pre.doc1_end);
-        let mut last = 0;
-        for &(a, e) in to_blank {
-            t.push_str(&text[last..a]);
-            let line = &text[a..e];
-            for c in line.chars() {
-                t.push(if c == '\n' { '\n' } else { ' ' });
-            }
-            last = e;
-        }
-        t.push_str(&text[last..pre.doc1_end.max(last)]);
-        Some(t)
-    } else {
-        None
-    };
-    let input: &str = blanked.as_deref().unwrap_or(&text[..pre.doc1_end]);
-    // Characters that are ordinary content for npm yaml but special to saphyr are swapped for
-    // unused private-use chars (one char for one, so char indices are kept) and restored in
-    // scalar values: a `\r` not followed by `\n` (content for npm yaml, a line break for
-    // saphyr) and a raw NUL (content for npm yaml, the end of input for saphyr's reader).
-    let lone_cr = input.as_bytes().windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n') || input.ends_with('\r');
-    let nul = input.as_bytes().contains(&0);
-    let mut placeholders: Vec<(char, char)> = Vec::new();
-    if lone_cr || nul {
-        let mut unused = ('\u{E000}'..='\u{F8FF}').chain('\u{F0000}'..='\u{FFFFD}').filter(|c| !input.contains(*c));
-        let mut take = |orig: char| {
-            let ph = unused.next().unwrap_or('\u{FFFFD}');
-            placeholders.push((ph, orig));
-            ph
+            None => self.pos.byte,
         };
-        let cr_ph = if lone_cr { Some(take('\r')) } else { None };
-        let nul_ph = if nul { Some(take('\0')) } else { None };
-        let mut t = String::with_capacity(input.len() + 16);
-        let mut it = input.chars().peekable();
-        while let Some(c) = it.next() {
-            match (c, cr_ph, nul_ph) {
-                ('\r', Some(ph), _) if it.peek() != Some(&'\n') => t.push(ph),
-                ('\0', _, Some(ph)) => t.push(ph),
-                _ => t.push(c),
-            }
+        for c in self.text[from..byte].chars() {
+            self.pos.col += 1;
+            self.pos.col_utf16 += c.len_utf16();
         }
-        return (std::borrow::Cow::Owned(t), placeholders);
-    }
-    match blanked {
-        Some(t) => (std::borrow::Cow::Owned(t), placeholders),
-        None => (std::borrow::Cow::Borrowed(&text[..pre.doc1_end]), placeholders),
+        self.pos.byte = byte;
+        self.pos
     }
 }
 
-#[allow(clippy::result_large_err)]
-fn parse_inner(text: &str) -> Result<Parsed, YamlError> {
-    let src = Source::new(text);
-    let pre = errmap::prescan(&src);
-    // A block sequence npm yaml drops unchecked (`? x` then `- ...`, item 2(a)) in which saphyr
-    // fails: the lines npm yaml's parser gives that sequence become comment lines (offsets
-    // kept) and the document is parsed again (a few rounds at most, only after such errors).
-    // Errors are still shown with the original text.
-    let mut rerun: Option<String> = None;
-    let mut rounds = 0;
-    let (outcome, diags, scan_err, second_doc) = loop {
-        let cur_text = rerun.as_deref().unwrap_or(text);
-        let rerun_src;
-        let cur_src = match &rerun {
-            None => &src,
-            Some(t) => {
-                rerun_src = Source::new(t);
-                &rerun_src
-            }
-        };
-        let (input, placeholders) = saphyr_input(cur_text, &pre);
-        let lone_base = lone_surrogate_base(&input);
-        let mut parser = saphyr_parser::Parser::new_from_str(&input);
-        parser.set_lone_surrogate_base(lone_base);
-        parser.set_cr_stand_in(placeholders.iter().find(|p| p.1 == '\r').map(|p| p.0));
-        let mut composer = Composer::new(cur_src, pre.tag_prefixes.clone(), pre.doc1_end);
-        composer.placeholders = placeholders;
-        composer.schema = pre.schema;
-        composer.lone_base = lone_base;
-        let (outcome, diags, scan_err, second_doc, retry) = composer.run(&mut parser);
-        if let Some((dash, end, marker)) = retry
-            && rounds < 8
-            && let Some(mut t) = comment_out(cur_text, dash + 1, end)
-        {
-            if let Some(m) = marker {
-                // all ASCII (checked by the composer)
-                t.replace_range(m..m + 3, "? #");
-            }
-            rerun = Some(t);
-            rounds += 1;
-            continue;
-        }
-        break (outcome, diags, scan_err, second_doc);
+fn key_span(at: &mut Cursor<'_>, k: npm_yaml::tojs::TopKey) -> KeySpan {
+    let key_start = at.at(k.key_range[0] as usize);
+    let (vs, ve) = match k.value_range {
+        Some(r) => (r[0] as usize, (r[1] as usize).max(r[0] as usize)),
+        None => (k.key_range[2] as usize, k.key_range[2] as usize),
     };
-    let mut errors = diags.errors;
-    let mut warn_diags = pre.warnings.clone();
-    warn_diags.extend(diags.warnings);
-    if let Some(e) = pre.error.clone() {
-        errors.insert(0, e);
-    }
-    let _ = scan_err;
-    if let Some(e) = pre.late_error.clone() {
-        errors.push(e);
-    }
-    let second = second_doc.map(|(b, _)| b).or(pre.extra_doc);
-    if let Some(b) = second {
-        errors.push(errmap::multi_doc_error(&src, b));
-    }
-    let mut warnings: Vec<String> = warn_diags.iter().map(|w| render(&src, w).0).collect();
-    if let Some(e) = errors.first() {
-        return Err(to_error(&src, e, warnings));
-    }
-    let ComposeOutcome::Done(doc) = outcome else {
-        let d = Diag::bare("YAMLParseError", "Unexpected end of input".into());
-        return Err(to_error(&src, &d, warnings));
-    };
-    let mut tj = tojs::ToJs::new(&doc, text);
-    let res = tj.run();
-    warnings.extend(tj.warnings.iter().map(|w| render(&src, w).0));
-    match res {
-        Err(d) => Err(to_error(&src, &d, warnings)),
-        Ok(value) => {
-            let top_keys = std::mem::take(&mut tj.top_keys)
-                .into_iter()
-                .map(|tk| {
-                    let k = &doc.nodes[tk.key_node];
-                    let v = &doc.nodes[tk.value_node];
-                    // an empty value is reported right after the `:` indicator
-                    let (vs, ve) = if v.start == v.end && text.as_bytes().get(v.start) == Some(&b':') {
-                        (v.start + 1, v.start + 1)
-                    } else {
-                        (v.start, v.end)
-                    };
-                    KeySpan {
-                        key: tk.key,
-                        key_start: src.pos_of_byte(k.start),
-                        value_start: src.pos_of_byte(vs),
-                        value_end: src.pos_of_byte(ve),
+    let value_start = at.at(vs);
+    let value_end = at.at(ve);
+    KeySpan { key: k.key, key_start, value_start, value_end }
+}
+
+/// `JSON.stringify` of a value, as a `serde_json` value.
+pub trait ToJson {
+    /// Numbers: integral values with |x| < 2^53 as integers, other finite values as f64,
+    /// NaN/Infinity -> null, -0 -> 0. Date -> ISO string (Invalid Date -> null).
+    /// Buffer -> `{"type":"Buffer","data":[..]}`. Map/Set -> `{}`.
+    /// `Circular` -> null (JSON.stringify would throw on the cycle). A `Symbol` property is
+    /// left out, a `Symbol` array item is null.
+    fn to_json(&self) -> serde_json::Value;
+}
+
+impl ToJson for Value {
+    fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match self {
+            Value::Null | Value::Undefined | Value::Circular | Value::Symbol(_) => J::Null,
+            Value::Bool(b) => J::Bool(*b),
+            Value::Number(x) => number_to_json(*x),
+            Value::String(s) => J::String(s.to_string()),
+            Value::Array(a) => J::Array(a.iter().map(Value::to_json).collect()),
+            Value::Object(o) => {
+                let mut m = serde_json::Map::with_capacity(o.len());
+                for (k, v) in o.iter() {
+                    // `JSON.stringify` leaves out symbol-valued properties
+                    if !matches!(v, Value::Symbol(_) | Value::Undefined) {
+                        m.insert(k.to_string(), v.to_json());
                     }
-                })
-                .collect();
-            Ok(Parsed { value, top_keys, warnings })
+                }
+                J::Object(m)
+            }
+            Value::Date(t) => match npm_yaml::js::value::date_to_iso_string(*t) {
+                Some(s) => J::String(s),
+                None => J::Null,
+            },
+            Value::Buffer(b) => {
+                let mut m = serde_json::Map::new();
+                m.insert("type".into(), J::String("Buffer".into()));
+                m.insert("data".into(), J::Array(b.iter().map(|x| J::from(*x)).collect()));
+                J::Object(m)
+            }
+            Value::Map(_) | Value::Set(_) => J::Object(serde_json::Map::new()),
         }
     }
+}
+
+fn number_to_json(x: f64) -> serde_json::Value {
+    if !x.is_finite() {
+        return serde_json::Value::Null;
+    }
+    if x == x.trunc() && x.abs() < 9_007_199_254_740_992.0 {
+        return serde_json::Value::from(x as i64);
+    }
+    serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
 }

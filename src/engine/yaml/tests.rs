@@ -382,3 +382,20 @@ fn lone_surrogates_are_kept_as_code_units() {
     let e = parse("a: !!omap [\"\\ud800\": 1, \"\\ud800\": 2]").unwrap_err();
     assert_eq!(e.message, "Ordered maps must not include duplicate keys: \u{FFFD}");
 }
+
+#[test]
+fn key_positions_are_found_in_one_pass_and_agree_with_a_walk() {
+    let text = "a: é😀\n\"q é\": [x,\n  y]\n{k: 1}: v\nz: |\n  t\n";
+    let p = parse(text).unwrap();
+    assert_eq!(p.top_keys.len(), 4);
+    for k in &p.top_keys {
+        for pos in [k.key_start, k.value_start, k.value_end] {
+            assert_eq!(pos, Pos::of_byte(text, pos.byte), "{k:?}");
+        }
+    }
+    // a cursor that has to go back starts over from the text
+    let mut at = Cursor { text, pos: Pos { line: 1, col: 1, col_utf16: 1, byte: 0 } };
+    for b in [20, 3, 30, 0, text.len()] {
+        assert_eq!(at.at(b), Pos::of_byte(text, b));
+    }
+}

@@ -1512,7 +1512,10 @@ impl<'a> DocComposer<'a> {
             if !end.comment.is_empty() {
                 self.append_comment(coll, &end.comment);
             }
-            self.nodes[coll].range = [fc_offset, ce_pos, end.offset];
+            // npm yaml adds the tokens' UTF-16 lengths to `cePos`; after a wrong closing
+            // bracket they need not follow it, so the sum is a count of units from there.
+            let units = ee.iter().map(|t| t.source(self.src).encode_utf16().count()).sum();
+            self.nodes[coll].range = [fc_offset, ce_pos, advance_units(self.src, ce_pos, units)];
         } else {
             self.nodes[coll].range = [fc_offset, ce_pos, ce_pos];
         }
@@ -1794,4 +1797,19 @@ fn compose_doc(
     c.take_errors(errors);
     let nodes = std::mem::take(&mut c.nodes);
     (Doc { nodes, root: Some(root), schema, range: [offset, content_end, re.offset] }, doc_start)
+}
+
+/// The byte offset `units` UTF-16 code units after byte `from` of `src` (npm yaml's offset
+/// arithmetic), clamped to the text; a count that ends inside a surrogate pair stops before it.
+pub(crate) fn advance_units(src: &str, from: u32, units: usize) -> u32 {
+    let mut at = (from as usize).min(src.len());
+    let mut left = units;
+    for c in src.get(at..).unwrap_or_default().chars() {
+        if left < c.len_utf16() {
+            break;
+        }
+        left -= c.len_utf16();
+        at += c.len_utf8();
+    }
+    at as u32
 }

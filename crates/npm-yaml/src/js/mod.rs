@@ -234,9 +234,20 @@ fn push_json_char(c: char, out: &mut String) {
     }
 }
 
-/// `Date.prototype.toString()` as Node prints it with `TZ=UTC` (the crate knows no time zones;
-/// the engine formats dates in the process's zone).
+static DATE_FORMATTER: std::sync::OnceLock<fn(f64) -> String> = std::sync::OnceLock::new();
+
+/// Have [`date_to_string`] use `f` from now on (the first call wins): a caller that knows the
+/// process's time zone (the engine's `jsdate`) formats dates as Node would there.
+pub fn set_date_formatter(f: fn(f64) -> String) {
+    let _ = DATE_FORMATTER.set(f);
+}
+
+/// `Date.prototype.toString()`: by the formatter given to [`set_date_formatter`], else as Node
+/// prints it with `TZ=UTC` (the crate knows no time zones).
 pub fn date_to_string(t: f64) -> String {
+    if let Some(f) = DATE_FORMATTER.get() {
+        return f(t);
+    }
     if !t.is_finite() || t.abs() > 8.64e15 {
         return "Invalid Date".into();
     }
