@@ -8,7 +8,7 @@
 
 use super::io::{EXIT_OK, Io, write_json};
 use crate::analysis::diff::{Diff, LintItem, Side};
-use crate::analysis::git::{Repo, State};
+use crate::analysis::git::{Listing, Repo, State, StateFiles};
 use crate::cli::{DiffArgs, Format, GlobalArgs};
 use crate::engine::discover::Environment;
 use crate::engine::nodefs;
@@ -47,8 +47,10 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
         opts: opts.check_options(&settings),
         config: opts.config.clone(),
     }));
-    let base_side = side(&repo, &base, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
-    let head_side = side(&repo, &head, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
+    // Git lists both states on another core while the base is discovered.
+    let (base_list, head_list) = (repo.list(&base), repo.list(&head));
+    let base_side = side(&repo, &base, base_list, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
+    let head_side = side(&repo, &head, head_list, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
     let diff = Diff::between(&base_side, &head_side, settings.description_max_length);
     let base_dir = env.process_cwd.as_str();
     match g.format {
@@ -90,13 +92,13 @@ fn states(repo: &Repo, args: &DiffArgs) -> Result<(State, State), crate::analysi
 fn side(
     repo: &Repo,
     state: &State,
+    listing: Listing,
     settings: &Settings,
     env: &Environment,
     opts: &super::lint::Options,
 ) -> Result<Side, crate::analysis::git::GitError> {
-    let overlay = repo.overlay(state)?;
-    let skill_files: Vec<(String, String)> = repo
-        .files(state)?
+    let StateFiles { overlay, files } = listing.wait()?;
+    let skill_files: Vec<(String, String)> = files
         .into_iter()
         .filter(|rel| rel == "SKILL.md" || rel.ends_with("/SKILL.md"))
         .map(|rel| {
