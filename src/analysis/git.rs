@@ -11,7 +11,10 @@
 //! even `git status`-like index refreshes away).
 
 use crate::engine::nodefs::{EntryType, Overlay, OverlayNode};
-use std::collections::HashMap;
+
+/// The maps here are keyed by paths and object ids: foldhash (seeded per process) rather than
+/// SipHash, for thousands of lookups.
+type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -150,10 +153,9 @@ impl Repo {
                 ListKind::Tree,
             ),
             State::Index => (["ls-files", "-s", "-z", "--full-name"].map(str::to_string).to_vec(), ListKind::Index),
-            State::WorkTree => (
-                ["ls-files", "-z", "-c", "-o", "--exclude-standard"].map(str::to_string).to_vec(),
-                ListKind::Names,
-            ),
+            State::WorkTree => {
+                (["ls-files", "-z", "-c", "-o", "--exclude-standard"].map(str::to_string).to_vec(), ListKind::Names)
+            }
         };
         let mut cmd = git(&self.top);
         cmd.args(&args);
@@ -204,38 +206,40 @@ impl Listing {
         let out = self.handle.join().map_err(|_| GitError("git's listing failed".into()))??;
         let records = out.split(|b| *b == 0).filter(|r| !r.is_empty());
         if self.kind == ListKind::Names {
-            let files = records.map(|r| String::from_utf8_lossy(r).into_owned()).collect();
+            let files = records.map(lossy).collect();
             return Ok(StateFiles { overlay: None, files });
         }
-        let mut index = Index::default();
+        let records: Vec<&[u8]> = records.collect();
+        let mut index = Index {
+            nodes: Map::with_capacity_and_hasher(records.len(), Default::default()),
+            dirs: Map::with_capacity_and_hasher(records.len() / 2 + 1, Default::default()),
+        };
         index.dirs.insert(String::new(), Vec::new());
         for record in records {
             let Some(tab) = record.iter().position(|b| *b == b'\t') else { continue };
-            let head = String::from_utf8_lossy(&record[..tab]);
-            let mut fields = head.split(' ');
+            let mut fields = record[..tab].split(|b| *b == b' ');
             let (Some(mode), Some(second), Some(third)) = (fields.next(), fields.next(), fields.next()) else {
                 continue;
             };
             let oid = if self.kind == ListKind::Tree { third } else { second };
-            let Ok(mode) = u32::from_str_radix(mode, 8) else { continue };
-            let path = String::from_utf8_lossy(&record[tab + 1..]).into_owned();
-            index.insert(path, mode, oid.to_string());
+            let Some(mode) = std::str::from_utf8(mode).ok().and_then(|m| u32::from_str_radix(m, 8).ok()) else {
+                continue;
+            };
+            index.insert(lossy(&record[tab + 1..]), mode, lossy(oid));
         }
         // Every file of the state: what is not a folder (a submodule counts, as git lists it).
-        let files = index
-            .nodes
-            .iter()
-            .filter(|(_, it)| it.mode & 0o170000 != 0o040000)
-            .map(|(path, _)| path.clone())
-            .collect();
-        let tree = GitTree {
-            top: self.top,
-            index,
-            objects: self.objects,
-            blobs: Mutex::new(HashMap::new()),
-            sizes: Mutex::new(HashMap::new()),
-        };
+        let files =
+            index.nodes.iter().filter(|(_, it)| it.mode & 0o170000 != 0o040000).map(|(path, _)| path.clone()).collect();
+        let tree = GitTree { top: self.top, index, objects: self.objects };
         Ok(StateFiles { overlay: Some(Arc::new(tree)), files })
+    }
+}
+
+/// Bytes from git as text (a name that is not UTF-8 gets U+FFFD, as everywhere in the tool).
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
 
@@ -268,10 +272,10 @@ fn is_regular(mode: u32) -> bool {
 #[derive(Default)]
 struct Index {
     /// Every node by its path relative to the top.
-    nodes: HashMap<String, Item>,
+    nodes: Map<String, Item>,
     /// Every folder's entries (name and mode) by its path relative to the top (`""`: the top).
     /// A submodule is an empty folder, as in a checkout that did not initialise it.
-    dirs: HashMap<String, Vec<(String, u32)>>,
+    dirs: Map<String, Vec<(String, u32)>>,
 }
 
 impl Index {
@@ -285,7 +289,13 @@ impl Index {
         if !parent.is_empty() && !self.nodes.contains_key(parent) {
             self.insert(parent.to_string(), 0o040000, String::new());
         }
-        self.dirs.entry(parent.to_string()).or_default().push((name.to_string(), mode));
+        let entry = (name.to_string(), mode);
+        match self.dirs.get_mut(parent) {
+            Some(entries) => entries.push(entry),
+            None => {
+                self.dirs.insert(parent.to_string(), vec![entry]);
+            }
+        }
         if matches!(node_of(mode), OverlayNode::Directory) {
             self.dirs.entry(path.clone()).or_default();
         }
@@ -297,9 +307,15 @@ impl Index {
 type Object = (String, u64, Vec<u8>);
 
 /// The repository's objects: one `git cat-file --batch-command --buffer`, started on the first
-/// read and shared by both sides of a diff.
+/// read and shared by both sides of a diff, and the blobs it gave, by id: a file that is the
+/// same at both states (most are) is read from git once.
 #[derive(Default)]
-struct Objects(Mutex<Option<CatFile>>);
+struct Objects {
+    reader: Mutex<Option<CatFile>>,
+    blobs: Mutex<Map<String, Arc<Vec<u8>>>>,
+    /// Blob sizes known so far, by id.
+    sizes: Mutex<Map<String, u64>>,
+}
 
 impl std::fmt::Debug for Objects {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -309,16 +325,69 @@ impl std::fmt::Debug for Objects {
 
 impl Objects {
     /// [`CatFile::ask_many`] on the process, started in `dir` if it is not running yet.
-    fn ask_many(&self, dir: &str, command: &str, oids: &[&str]) -> io::Result<Vec<Option<Object>>> {
-        let mut reader = self.0.lock().unwrap_or_else(|e| e.into_inner());
+    fn ask_many(
+        reader: &mut Option<CatFile>,
+        dir: &str,
+        command: &str,
+        oids: &[&str],
+    ) -> io::Result<Vec<Option<Object>>> {
         if reader.is_none() {
             *reader = Some(CatFile::spawn(dir).map_err(|e| io::Error::other(e.0))?);
         }
         reader.as_mut().map_or_else(|| Ok(Vec::new()), |r| r.ask_many(command, oids))
     }
 
-    fn ask(&self, dir: &str, command: &str, oid: &str) -> io::Result<Option<Object>> {
-        Ok(self.ask_many(dir, command, &[oid])?.into_iter().next().flatten())
+    /// Read the blobs `oids` that are not read yet, in one pipelined request.
+    fn fetch(&self, dir: &str, oids: &[&str]) -> io::Result<()> {
+        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        let mut missing: Vec<&str> = {
+            let blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
+            oids.iter().copied().filter(|oid| !blobs.contains_key(*oid)).collect()
+        };
+        missing.sort_unstable();
+        missing.dedup();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let answers = Self::ask_many(&mut reader, dir, "contents", &missing)?;
+        let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
+        for (oid, answer) in missing.into_iter().zip(answers) {
+            if let Some((kind, size, bytes)) = answer
+                && kind == "blob"
+            {
+                sizes.insert(oid.to_string(), size);
+                blobs.insert(oid.to_string(), Arc::new(bytes));
+            }
+        }
+        Ok(())
+    }
+
+    /// A blob's bytes.
+    fn blob(&self, dir: &str, oid: &str) -> io::Result<Vec<u8>> {
+        let cached = |objects: &Objects| {
+            objects.blobs.lock().unwrap_or_else(|e| e.into_inner()).get(oid).map(|b| b.as_ref().clone())
+        };
+        if let Some(bytes) = cached(self) {
+            return Ok(bytes);
+        }
+        self.fetch(dir, &[oid])?;
+        cached(self).ok_or_else(|| io::Error::other(format!("git object {oid} is missing")))
+    }
+
+    /// A blob's size.
+    fn size(&self, dir: &str, oid: &str) -> io::Result<u64> {
+        if let Some(size) = self.sizes.lock().unwrap_or_else(|e| e.into_inner()).get(oid) {
+            return Ok(*size);
+        }
+        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        match Self::ask_many(&mut reader, dir, "info", &[oid])?.into_iter().next().flatten() {
+            Some((_, size, _)) => {
+                self.sizes.lock().unwrap_or_else(|e| e.into_inner()).insert(oid.to_string(), size);
+                Ok(size)
+            }
+            None => Err(io::Error::other(format!("git object {oid} is missing"))),
+        }
     }
 }
 
@@ -401,18 +470,9 @@ struct GitTree {
     top: String,
     index: Index,
     objects: Arc<Objects>,
-    /// Skill files fetched ahead of their read ([`GitTree::prefetch`]), by object id; a read
-    /// takes its bytes out.
-    blobs: Mutex<HashMap<String, Vec<u8>>>,
-    /// Blob sizes known so far, by object id.
-    sizes: Mutex<HashMap<String, u64>>,
 }
 
 impl GitTree {
-    fn ask(&self, command: &str, oid: &str) -> io::Result<Option<Object>> {
-        self.objects.ask(&self.top, command, oid)
-    }
-
     /// Discovery lists a root, then reads each entry's `SKILL.md` (or the flat `.md` file):
     /// after a listing, those files are fetched in one pipelined request rather than one
     /// round trip to git each.
@@ -431,25 +491,7 @@ impl GitTree {
                 files.push(&item.oid);
             }
         }
-        {
-            let blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
-            files.retain(|oid| !blobs.contains_key(*oid));
-        }
-        files.sort_unstable();
-        files.dedup();
-        if files.is_empty() {
-            return Ok(());
-        }
-        let answers = self.objects.ask_many(&self.top, "contents", &files)?;
-        let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
-        let mut sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
-        for (oid, answer) in files.into_iter().zip(answers) {
-            if let Some((_, size, bytes)) = answer {
-                sizes.insert(oid.to_string(), size);
-                blobs.insert(oid.to_string(), bytes);
-            }
-        }
-        Ok(())
+        self.objects.fetch(&self.top, &files)
     }
 
     fn item(&self, rel: &str) -> Option<&Item> {
@@ -458,13 +500,7 @@ impl GitTree {
 
     fn blob(&self, rel: &str) -> io::Result<Vec<u8>> {
         let item = self.item(rel).ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
-        if let Some(bytes) = self.blobs.lock().unwrap_or_else(|e| e.into_inner()).remove(&item.oid) {
-            return Ok(bytes);
-        }
-        match self.ask("contents", &item.oid)? {
-            Some((_, _, bytes)) => Ok(bytes),
-            None => Err(io::Error::other(format!("git object {} is missing", item.oid))),
-        }
+        self.objects.blob(&self.top, &item.oid)
     }
 }
 
@@ -479,18 +515,7 @@ impl Overlay for GitTree {
         }
         let Some(item) = self.item(rel) else { return Ok(None) };
         Ok(Some(match item.node() {
-            OverlayNode::File { .. } => {
-                if let Some(size) = self.sizes.lock().unwrap_or_else(|e| e.into_inner()).get(&item.oid) {
-                    return Ok(Some(OverlayNode::File { len: *size }));
-                }
-                match self.ask("info", &item.oid)? {
-                    Some((_, size, _)) => {
-                        self.sizes.lock().unwrap_or_else(|e| e.into_inner()).insert(item.oid.clone(), size);
-                        OverlayNode::File { len: size }
-                    }
-                    None => return Err(io::Error::other(format!("git object {} is missing", item.oid))),
-                }
-            }
+            OverlayNode::File { .. } => OverlayNode::File { len: self.objects.size(&self.top, &item.oid)? },
             other => other,
         }))
     }
