@@ -277,7 +277,7 @@ pub fn reached_files(snap: &Snapshot, real: &mut RealPaths) -> BTreeSet<String> 
 /// resolved once: the root entries' files and the repository's skill files are mostly the same
 /// files.
 #[derive(Debug, Default)]
-pub struct RealPaths(std::collections::HashMap<String, Option<String>>);
+pub struct RealPaths(std::collections::HashMap<String, Option<String>, foldhash::fast::RandomState>);
 
 impl RealPaths {
     /// The real path of `path`, `None` when it cannot be resolved.
@@ -419,12 +419,37 @@ pub fn unified(a: &str, b: &str, a_name: &str, b_name: &str) -> String {
     if a == b {
         return String::new();
     }
-    similar::TextDiff::from_lines(a, b)
+    let (a_lines, b_lines) = (lines(a), lines(b));
+    // `TextDiff::from_lines` on the same lines (its splitter walks characters; this one bytes).
+    similar::TextDiff::configure()
+        .newline_terminated(true)
+        .diff_slices(&a_lines, &b_lines)
         .unified_diff()
         .context_radius(3)
         .missing_newline_hint(true)
         .header(a_name, b_name)
         .to_string()
+}
+
+/// The lines of `text` as `similar` splits them for a line diff: `\n`, `\r\n` or a lone `\r`
+/// ends a line and stays in it; a last line without one is a line too.
+fn lines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if i < start {
+            // The `\n` of a `\r\n` already taken.
+            continue;
+        }
+        let end = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') { i + 1 } else { i };
+        out.push(&text[start..=end]);
+        start = end + 1;
+    }
+    if start < bytes.len() {
+        out.push(&text[start..]);
+    }
+    out
 }
 
 impl Diff {
@@ -593,5 +618,46 @@ impl Diff {
             })
             .cloned()
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use similar::DiffableStr;
+
+    /// [`lines`] splits exactly as `similar`'s own line splitter, which [`unified`] replaces.
+    #[test]
+    fn lines_split_as_similar_splits_them() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "\n\n",
+            "a\r\nb\rc\n\rd",
+            "\r",
+            "\r\n",
+            "x\r",
+            "é\r\n☃\n𝄞\rend",
+            "trailing\r\r\n\n",
+        ];
+        for text in texts {
+            assert_eq!(lines(text), text.tokenize_lines(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn unified_is_similar_from_lines() {
+        let pairs = [("a\nb\nc\n", "a\nB\nc\n"), ("one\r\ntwo\rthree", "one\r\n2\rthree\n"), ("", "x"), ("x\n", "")];
+        for (a, b) in pairs {
+            let expected = similar::TextDiff::from_lines(a, b)
+                .unified_diff()
+                .context_radius(3)
+                .missing_newline_hint(true)
+                .header("a", "b")
+                .to_string();
+            assert_eq!(unified(a, b, "a", "b"), expected, "{a:?} → {b:?}");
+        }
     }
 }

@@ -105,8 +105,14 @@ impl Repo {
 
     /// A revision as a commit and its tree.
     pub fn commit(&self, rev: &str) -> Result<State, GitError> {
+        Repo::commit_in(&self.dir, rev)
+    }
+
+    /// [`Repo::commit`] for the repository holding `dir`, before it is opened (the command
+    /// resolves its revisions while it finds the repository).
+    pub fn commit_in(dir: &str, rev: &str) -> Result<State, GitError> {
         let resolve = |suffix: &str| {
-            run(&self.dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}{suffix}")])
+            run(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}{suffix}")])
         };
         let commit = resolve("^{commit}").map_err(|_| {
             GitError(format!("{rev:?} names no commit in this repository (try a branch, a tag or a commit id)"))

@@ -38,15 +38,14 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
         .cwd
         .as_deref()
         .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
-    let repo = Repo::open(&start).map_err(|e| UsageError(e.0))?;
-    let (base, head) = states(&repo, args).map_err(|e| UsageError(e.0))?;
+    let (repo, base, head) = states(&start, args).map_err(|e| UsageError(e.0))?;
     let config = crate::lint::config::Config::find(&start, None, &env.process_cwd)?;
     let opts = super::lint::Options { config, compat: Vec::new() };
     let mut settings = settings.clone();
     settings.scan.keep_content = true;
     settings.scan.check = Some(Arc::new(SameFileOnce {
         pass: crate::lint::pass::InPass { opts: opts.check_options(&settings), config: opts.config.clone() },
-        seen: Mutex::new(HashMap::new()),
+        seen: Mutex::new(HashMap::default()),
     }));
     // The two sides are made at once, each on its own thread (git lists each state on yet
     // another); they share git's object reader and lint's results of the files they share.
@@ -81,19 +80,29 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     Ok(EXIT_OK)
 }
 
-/// The two states the arguments name.
-fn states(repo: &Repo, args: &DiffArgs) -> Result<(State, State), crate::analysis::git::GitError> {
-    let base = match (&args.base, args.staged) {
-        (Some(rev), _) => repo.commit(rev)?,
-        (None, true) => repo.commit("HEAD")?,
-        (None, false) => repo.merge_base(&repo.default_branch()?)?,
+/// The repository and the two states the arguments name. The revisions named are resolved
+/// while the repository is found (git processes at once, not one after the other); failures
+/// come in the same order: no repository, then the base, then the head.
+fn states(start: &str, args: &DiffArgs) -> Result<(Repo, State, State), crate::analysis::git::GitError> {
+    let base_rev = args.base.as_deref().or(args.staged.then_some("HEAD"));
+    let (repo, base, head) = std::thread::scope(|scope| {
+        let base = base_rev.map(|rev| scope.spawn(move || Repo::commit_in(start, rev)));
+        let head = args.head.as_deref().map(|rev| scope.spawn(move || Repo::commit_in(start, rev)));
+        let repo = Repo::open(start);
+        let join = |h: std::thread::ScopedJoinHandle<'_, _>| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (repo, base.map(join), head.map(join))
+    });
+    let repo = repo?;
+    let base = match base {
+        Some(state) => state?,
+        None => repo.merge_base(&repo.default_branch()?)?,
     };
-    let head = match (&args.head, args.staged) {
-        (Some(rev), _) => repo.commit(rev)?,
+    let head = match (head, args.staged) {
+        (Some(state), _) => state?,
         (None, true) => State::Index,
         (None, false) => State::WorkTree,
     };
-    Ok((base, head))
+    Ok((repo, base, head))
 }
 
 /// One side: discovery, the files it reaches and lint's findings, with the state's files in
@@ -207,7 +216,7 @@ fn lint_items(snap: &Snapshot, entry_level: Vec<crate::lint::Finding>, opts: &su
 struct SameFileOnce {
     pass: crate::lint::pass::InPass,
     /// The first bytes read at each place, and their result once checked.
-    seen: Mutex<HashMap<Place, Arc<Seen>>>,
+    seen: Mutex<HashMap<Place, Arc<Seen>, foldhash::fast::RandomState>>,
 }
 
 /// A file's bytes and, once checked, lint's result.
