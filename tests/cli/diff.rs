@@ -305,14 +305,15 @@ fn entry_level_lint_findings_are_compared_at_each_state() {
 fn lint_findings_of_unchanged_moved_and_changed_files() {
     let r = repo();
     let d = &r.dir;
-    // `steady`'s name is not its folder's: a finding at every state.
+    // `steady`'s name is not its folder's: a finding at every state. It is alone in its root,
+    // so a check that took a result by the bytes alone would hand it to the copy below.
     let steady = skill("other-name", "Steady.", "s");
     write(d, ".agents/skills/steady/SKILL.md", &steady);
-    write(d, ".agents/skills/a/SKILL.md", &skill("a", "A.", "a"));
+    write(d, ".dsh/skills/a/SKILL.md", &skill("a", "A.", "a"));
     let base = commit(d, "base");
-    // The same bytes in a second folder, and `a` renamed inside its file.
+    // The same bytes in a second folder of the same root, and `a` renamed inside its file.
     write(d, ".agents/skills/steady-copy/SKILL.md", &steady);
-    write(d, ".agents/skills/a/SKILL.md", &skill("b", "A.", "a"));
+    write(d, ".dsh/skills/a/SKILL.md", &skill("b", "A.", "a"));
     let head = commit(d, "copy and rename");
     let mismatch = |items: &[(String, String)], dir: &str| {
         items.iter().any(|(rule, p)| rule == "name-mismatch" && p.ends_with(&format!("/{dir}/SKILL.md")))
