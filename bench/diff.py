@@ -17,13 +17,17 @@ work tree is left at B), objects packed as in a clone (`--loose` leaves them loo
   - `diff A B --format json`,
 
 and prints medians and each one's ratio to the two catalog runs. The target is at most 2x.
-Nothing here asserts timings: it measures and prints.
+On a shared machine wall times move with the load, so it also runs the commands in turn
+(`--cpu-runs` rounds, interleaved) and prints the median CPU time each one used, user and
+system, its git processes included, with the same ratio. Nothing here asserts timings: it
+measures and prints.
 """
 import argparse
 import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -93,6 +97,7 @@ def main():
     ap.add_argument("--bin", default=os.path.join(REPO, "target", "release", "dsh-skills"))
     ap.add_argument("--no-build", action="store_true", help="use the binary as it is")
     ap.add_argument("--loose", action="store_true", help="leave the objects loose (default: packed, as a clone is)")
+    ap.add_argument("--cpu-runs", type=int, default=10, help="interleaved rounds for the CPU times (0: none)")
     args = ap.parse_args()
     if not shutil.which("hyperfine"):
         sys.exit("bench: hyperfine is required (apt-get install hyperfine)")
@@ -119,11 +124,32 @@ def main():
     )
     results = {r["command"]: r["median"] for r in json.load(open(export))["results"]}
     base = results[cmds["2x catalog"]]
+    cpu = cpu_times(cmds, top, env, args.cpu_runs)
     print(f"{args.skills} skills, two commits (10% descriptions and 10% bodies changed, 2% removed, 2% added)")
-    print(f"{'command':<14} {'median':>9} {'x 2 catalogs':>13}")
+    print(f"{'command':<14} {'median':>9} {'x 2 catalogs':>13} {'cpu':>9} {'x 2 catalogs':>13}")
     for name, cmd in cmds.items():
         med = results[cmd]
-        print(f"{name:<14} {med * 1000:>7.1f}ms {med / base:>13.2f}")
+        line = f"{name:<14} {med * 1000:>7.1f}ms {med / base:>13.2f}"
+        if cpu:
+            line += f" {cpu[name] * 1000:>7.1f}ms {cpu[name] / cpu['2x catalog']:>13.2f}"
+        print(line)
+
+
+def cpu_times(cmds, top, env, rounds):
+    """Median CPU time (user + system, children included) of each command, run in turn."""
+    if rounds <= 0:
+        return None
+    times = {name: [] for name in cmds}
+    for i in range(rounds + 1):
+        for name, cmd in cmds.items():
+            p = subprocess.Popen(["sh", "-c", cmd], cwd=top, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(p.pid, 0)
+            if status != 0:
+                sys.exit(f"bench: {cmd} failed")
+            if i:  # the first round warms the caches
+                times[name].append(usage.ru_utime + usage.ru_stime)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 if __name__ == "__main__":

@@ -28,14 +28,65 @@ pub struct EntrySide {
     pub lost: String,
 }
 
+/// One catalog entry of one side as compared: its line, and what its reported form
+/// ([`EntrySide`], [`Entry::side`]) is made from, made only for the entries a diff reports.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub name: String,
+    /// The line the model sees.
+    pub line: String,
+    /// The normalized description's length in UTF-16 units, before any cut.
+    pub normalized_len: usize,
+    /// The description as shown (after the cut), in UTF-16 units.
+    shown: js::JsString,
+    /// For a cut entry: its winner's description as written (`None` when no winner has the
+    /// name), which what the cut leaves out is made from.
+    cut_from: Option<Option<String>>,
+}
+
+impl Entry {
+    /// What the cut leaves out (empty when not cut) at the catalog limit `max`.
+    pub fn lost(&self, max: usize) -> String {
+        let Some(raw) = &self.cut_from else { return String::new() };
+        raw.as_deref()
+            .map(|d| {
+                let units = js::JsString::encode(&js::collapse_whitespace(d)).0;
+                String::from_utf16_lossy(&units[max.saturating_sub(3).min(units.len())..])
+            })
+            .unwrap_or_default()
+    }
+
+    /// The entry as a diff reports it.
+    pub fn side(&self, max: usize) -> EntrySide {
+        EntrySide {
+            name: self.name.clone(),
+            line: self.line.clone(),
+            description: self.shown.to_string_lossy(),
+            normalized_len: self.normalized_len,
+            lost: self.lost(max),
+        }
+    }
+}
+
 /// A winner of one side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SkillSide {
     pub path: Option<String>,
     pub source: String,
     pub model_invocable: bool,
-    /// `<skill_content>` as the `skill` tool returns it.
-    pub content: String,
+    /// What its `<skill_content>` is made of ([`SkillSide::content`]): the provider, the
+    /// resource base and the body. Two sides are rendered only where these differ.
+    pub provider: String,
+    pub resource_base: String,
+    pub body: String,
+}
+
+impl SkillSide {
+    /// `<skill_content>` as the `skill` tool returns it for the skill `name`.
+    pub fn content(&self, name: &str) -> String {
+        let base = ResourceBase::Directory(self.resource_base.clone());
+        catalog::render_skill_content(name, &self.provider, Some(&base), &self.body)
+    }
 }
 
 /// A lint finding, reduced to what is compared across sides (rule, file, message: stable when
@@ -92,7 +143,9 @@ pub struct Side {
     pub catalog: Option<String>,
     /// Why there is no catalog.
     pub why_none: Option<String>,
-    pub entries: Vec<EntrySide>,
+    pub entries: Vec<Entry>,
+    /// The catalog's description limit (`catalogDescriptionMaxLength`).
+    pub max: usize,
     pub skills: BTreeMap<String, SkillSide>,
     /// `(loser path, winner path, name)` for every same-named copy that lost.
     pub shadowed: BTreeSet<(String, String, String)>,
@@ -125,42 +178,40 @@ impl Side {
         skill_files: &[(String, String)],
         lint: Vec<LintItem>,
     ) -> Side {
-        let cat = snap.catalog(Variant::Initial);
+        let (cat, lines) = snap.catalog_with_lines(Variant::Initial);
         let max = snap.description_max_length;
-        let entries: Vec<EntrySide> = cat
-            .entries
-            .as_deref()
-            .unwrap_or(&[])
+        let cat_entries = cat.entries.as_deref().unwrap_or(&[]);
+        // The first winner of each name, as `Snapshot::winner` finds it.
+        let mut winners: std::collections::HashMap<&str, &crate::engine::discover::Candidate> =
+            std::collections::HashMap::new();
+        if cat_entries.iter().any(|e| e.is_cut()) {
+            for c in snap.winners() {
+                winners.entry(c.skill.name.as_str()).or_insert(c);
+            }
+        }
+        let entries: Vec<Entry> = cat_entries
             .iter()
-            .map(|e| {
-                let lost = if e.is_cut() {
-                    let full = snap
-                        .winner(&e.name)
-                        .map(|c| js::JsString::encode(&js::collapse_whitespace(c.skill.description.as_ref())).0);
-                    full.map(|units| String::from_utf16_lossy(&units[max.saturating_sub(3).min(units.len())..]))
-                        .unwrap_or_default()
-                } else {
-                    String::new()
-                };
-                EntrySide {
-                    name: e.name.clone(),
-                    line: e.line(),
-                    description: e.description.to_string_lossy(),
-                    normalized_len: e.normalized_len,
-                    lost,
-                }
+            .zip(lines)
+            .map(|(e, line)| Entry {
+                name: e.name.clone(),
+                line,
+                normalized_len: e.normalized_len,
+                shown: e.description.clone(),
+                cut_from: e
+                    .is_cut()
+                    .then(|| winners.get(e.name.as_str()).map(|c| c.skill.description.as_ref().to_string())),
             })
             .collect();
         let skills = snap
             .winners()
             .map(|c| {
-                let base = ResourceBase::Directory(c.resource_base.clone());
-                let content = catalog::render_skill_content(&c.skill.name, &c.provider, Some(&base), &c.skill.content);
                 let side = SkillSide {
                     path: c.path.clone(),
                     source: c.source.to_string(),
                     model_invocable: c.skill.invocation.model_invocable,
-                    content,
+                    provider: c.provider.clone(),
+                    resource_base: c.resource_base.clone(),
+                    body: c.skill.content.clone(),
                 };
                 (c.skill.name.clone(), side)
             })
@@ -198,6 +249,7 @@ impl Side {
             catalog: cat.text,
             why_none,
             entries,
+            max,
             skills,
             shadowed,
             unloadable,
@@ -212,14 +264,14 @@ impl Side {
 /// Every skill file a root entry of `snap` leads to, as a real path (through symlinks), so a
 /// skill folder linked into a root counts as scanned. Call it while the state's files are in
 /// force.
-pub fn reached_files(snap: &Snapshot) -> BTreeSet<String> {
+pub fn reached_files(snap: &Snapshot, real: &mut RealPaths) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for p in &snap.providers {
         let ProviderRun::Filesystem { scan, .. } = &p.run else { continue };
         for root in &scan.roots {
             for e in &root.entries {
                 if let Some(locator) = &e.locator {
-                    if let Ok(real) = crate::engine::nodefs::realpath(locator) {
+                    if let Some(real) = real.of(locator) {
                         out.insert(real);
                     }
                     out.insert(locator.clone());
@@ -228,6 +280,24 @@ pub fn reached_files(snap: &Snapshot) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// Real paths ([`crate::engine::nodefs::realpath`], through the state in force), each path
+/// resolved once: the root entries' files and the repository's skill files are mostly the same
+/// files.
+#[derive(Debug, Default)]
+pub struct RealPaths(std::collections::HashMap<String, Option<String>, foldhash::fast::RandomState>);
+
+impl RealPaths {
+    /// The real path of `path`, `None` when it cannot be resolved.
+    pub fn of(&mut self, path: &str) -> Option<String> {
+        if let Some(known) = self.0.get(path) {
+            return known.clone();
+        }
+        let real = crate::engine::nodefs::realpath(path).ok();
+        self.0.insert(path.to_string(), real.clone());
+        real
+    }
 }
 
 /// An entry whose line changed.
@@ -358,7 +428,11 @@ pub fn unified(a: &str, b: &str, a_name: &str, b_name: &str) -> String {
     if a == b {
         return String::new();
     }
-    similar::TextDiff::from_lines(a, b)
+    let (a_lines, b_lines) = (lines(a), lines(b));
+    // `TextDiff::from_lines` on the same lines (its splitter walks characters; this one bytes).
+    similar::TextDiff::configure()
+        .newline_terminated(true)
+        .diff_slices(&a_lines, &b_lines)
         .unified_diff()
         .context_radius(3)
         .missing_newline_hint(true)
@@ -366,22 +440,44 @@ pub fn unified(a: &str, b: &str, a_name: &str, b_name: &str) -> String {
         .to_string()
 }
 
+/// The lines of `text` as `similar` splits them for a line diff: `\n`, `\r\n` or a lone `\r`
+/// ends a line and stays in it; a last line without one is a line too.
+fn lines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if i < start {
+            // The `\n` of a `\r\n` already taken.
+            continue;
+        }
+        let end = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') { i + 1 } else { i };
+        out.push(&text[start..=end]);
+        start = end + 1;
+    }
+    if start < bytes.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
 impl Diff {
-    pub fn between(base: &Side, head: &Side, limit: usize) -> Diff {
+    pub fn between<'a>(base: &'a Side, head: &'a Side, limit: usize) -> Diff {
         let catalog_diff = unified(
             base.catalog.as_deref().unwrap_or(""),
             head.catalog.as_deref().unwrap_or(""),
             &format!("catalog @ {}", base.label),
             &format!("catalog @ {}", head.label),
         );
-        let by_name = |s: &Side| s.entries.iter().map(|e| (e.name.clone(), e.clone())).collect::<BTreeMap<_, _>>();
+        let by_name = |s: &'a Side| s.entries.iter().map(|e| (e.name.as_str(), e)).collect::<BTreeMap<_, _>>();
         let (b, h) = (by_name(base), by_name(head));
-        let added = h.values().filter(|e| !b.contains_key(&e.name)).cloned().collect();
-        let removed: Vec<EntrySide> = b.values().filter(|e| !h.contains_key(&e.name)).cloned().collect();
+        let added = h.values().filter(|e| !b.contains_key(e.name.as_str())).map(|e| e.side(head.max)).collect();
+        let removed: Vec<EntrySide> =
+            b.values().filter(|e| !h.contains_key(e.name.as_str())).map(|e| e.side(base.max)).collect();
         let changed = h
             .values()
             .filter_map(|e| {
-                let before = b.get(&e.name)?;
+                let before = b.get(e.name.as_str())?;
                 (before.line != e.line).then(|| Changed {
                     name: e.name.clone(),
                     before: before.line.clone(),
@@ -391,8 +487,20 @@ impl Diff {
             .collect();
         let cut = h
             .values()
-            .filter(|e| !e.lost.is_empty() && b.get(&e.name).is_none_or(|old| old.lost != e.lost))
-            .map(|e| Cut { name: e.name.clone(), length: e.normalized_len, limit, lost: e.lost.clone() })
+            .filter_map(|e| {
+                let old = b.get(e.name.as_str());
+                // The same description at the same limit loses the same text: not newly cut.
+                if e.cut_from.is_none() || old.is_some_and(|o| o.cut_from == e.cut_from && base.max == head.max) {
+                    return None;
+                }
+                let lost = e.lost(head.max);
+                (!lost.is_empty() && old.is_none_or(|o| o.lost(base.max) != lost)).then(|| Cut {
+                    name: e.name.clone(),
+                    length: e.normalized_len,
+                    limit,
+                    lost,
+                })
+            })
             .collect();
         let hidden = removed
             .iter()
@@ -420,14 +528,14 @@ impl Diff {
             .iter()
             .filter_map(|(name, s)| {
                 let old = base.skills.get(name)?;
-                (old.content != s.content).then(|| ContentChange {
+                // Equal parts make equal texts: only a skill whose parts differ is rendered.
+                if (&old.provider, &old.resource_base, &old.body) == (&s.provider, &s.resource_base, &s.body) {
+                    return None;
+                }
+                let (old, new) = (old.content(name), s.content(name));
+                (old != new).then(|| ContentChange {
                     name: name.clone(),
-                    diff: unified(
-                        &old.content,
-                        &s.content,
-                        &format!("{name} @ {}", base.label),
-                        &format!("{name} @ {}", head.label),
-                    ),
+                    diff: unified(&old, &new, &format!("{name} @ {}", base.label), &format!("{name} @ {}", head.label)),
                 })
             })
             .collect();
@@ -519,5 +627,46 @@ impl Diff {
             })
             .cloned()
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use similar::DiffableStr;
+
+    /// [`lines`] splits exactly as `similar`'s own line splitter, which [`unified`] replaces.
+    #[test]
+    fn lines_split_as_similar_splits_them() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "\n\n",
+            "a\r\nb\rc\n\rd",
+            "\r",
+            "\r\n",
+            "x\r",
+            "é\r\n☃\n𝄞\rend",
+            "trailing\r\r\n\n",
+        ];
+        for text in texts {
+            assert_eq!(lines(text), text.tokenize_lines(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn unified_is_similar_from_lines() {
+        let pairs = [("a\nb\nc\n", "a\nB\nc\n"), ("one\r\ntwo\rthree", "one\r\n2\rthree\n"), ("", "x"), ("x\n", "")];
+        for (a, b) in pairs {
+            let expected = similar::TextDiff::from_lines(a, b)
+                .unified_diff()
+                .context_radius(3)
+                .missing_newline_hint(true)
+                .header("a", "b")
+                .to_string();
+            assert_eq!(unified(a, b, "a", "b"), expected, "{a:?} → {b:?}");
+        }
     }
 }

@@ -4,13 +4,17 @@
 //!
 //! Git is driven through its plumbing, not a library: `git rev-parse` resolves any revision
 //! the user can type (`HEAD~3`, `origin/main`, `v1.2^{tree}`, `@{upstream}`), `git merge-base`
-//! finds the base, `git ls-files -s` reads the index, and one `git cat-file --batch-command`
-//! process serves every tree and blob on demand, so only the folders discovery visits are read.
+//! finds the base, `git ls-tree -r -t` lists a commit's whole tree once (indexed by path, so a
+//! lookup never walks it), `git ls-files -s` the index, and one `git cat-file --batch-command`
+//! process serves the blobs discovery reads, pipelined.
 //! Nothing is written: no checkout, no temporary file, no object (`GIT_OPTIONAL_LOCKS=0` keeps
 //! even `git status`-like index refreshes away).
 
 use crate::engine::nodefs::{EntryType, Overlay, OverlayNode};
-use std::collections::HashMap;
+
+/// The maps here are keyed by paths and object ids: foldhash (seeded per process) rather than
+/// SipHash, for thousands of lookups.
+type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -35,13 +39,15 @@ pub struct Repo {
     pub dir: String,
     /// The work tree's top folder, as a real path.
     pub top: String,
+    /// Its objects, read by every state's overlay through one process.
+    objects: Arc<Objects>,
 }
 
 /// One side of a diff.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum State {
     /// A commit's tree (`label` as typed, `commit` resolved).
-    Commit { label: String, commit: String, tree: String },
+    Commit { label: String, commit: String },
     /// The index (`--staged`).
     Index,
     /// The files on disk.
@@ -94,19 +100,24 @@ impl Repo {
         let top = std::fs::canonicalize(&top)
             .map(|p| p.to_string_lossy().into_owned())
             .map_err(|e| GitError(format!("cannot resolve the work tree {top}: {e}")))?;
-        Ok(Repo { dir: dir.to_string(), top })
+        Ok(Repo { dir: dir.to_string(), top, objects: Arc::default() })
     }
 
     /// A revision as a commit and its tree.
     pub fn commit(&self, rev: &str) -> Result<State, GitError> {
+        Repo::commit_in(&self.dir, rev)
+    }
+
+    /// [`Repo::commit`] for the repository holding `dir`, before it is opened (the command
+    /// resolves its revisions while it finds the repository).
+    pub fn commit_in(dir: &str, rev: &str) -> Result<State, GitError> {
         let resolve = |suffix: &str| {
-            run(&self.dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}{suffix}")])
+            run(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}{suffix}")])
         };
         let commit = resolve("^{commit}").map_err(|_| {
             GitError(format!("{rev:?} names no commit in this repository (try a branch, a tag or a commit id)"))
         })?;
-        let tree = resolve("^{tree}")?;
-        Ok(State::Commit { label: rev.to_string(), commit, tree })
+        Ok(State::Commit { label: rev.to_string(), commit })
     }
 
     /// The default branch: `origin/HEAD` when the clone knows it, else `main`, `master`,
@@ -138,113 +149,255 @@ impl Repo {
         Ok(state)
     }
 
-    /// An overlay reading `state` (`None` for the working tree, which is the disk itself).
-    pub fn overlay(&self, state: &State) -> Result<Option<Arc<dyn Overlay>>, GitError> {
-        let source = match state {
-            State::WorkTree => return Ok(None),
-            State::Commit { tree, .. } => Source::Tree(tree.clone()),
-            State::Index => Source::Index(self.index()?),
-        };
-        let format = run(&self.dir, &["rev-parse", "--show-object-format"]).unwrap_or_else(|_| "sha1".into());
-        let oid_len = if format == "sha256" { 32 } else { 20 };
-        let reader = CatFile::spawn(&self.dir)?;
-        Ok(Some(Arc::new(GitTree {
-            top: self.top.clone(),
-            source,
-            oid_len,
-            reader: Mutex::new(reader),
-            trees: Mutex::new(HashMap::new()),
-            blobs: Mutex::new(HashMap::new()),
-            sizes: Mutex::new(HashMap::new()),
-        })))
-    }
-
-    /// Every file of `state`, relative to the top (`/`-separated): a commit's tree, the index,
-    /// or the working tree's tracked and untracked files that are not ignored.
-    pub fn files(&self, state: &State) -> Result<Vec<String>, GitError> {
-        let args: Vec<&str> = match state {
-            State::Commit { tree, .. } => vec!["ls-tree", "-r", "-z", "--name-only", "--full-tree", tree],
-            State::Index => vec!["ls-files", "-z"],
-            State::WorkTree => vec!["ls-files", "-z", "-c", "-o", "--exclude-standard"],
-        };
-        let out = git(&self.top).args(&args).output().map_err(|e| GitError(format!("cannot run git: {e}")))?;
-        if !out.status.success() {
-            return Err(GitError(format!("git {} failed: {}", args[0], String::from_utf8_lossy(&out.stderr).trim())));
-        }
-        Ok(out
-            .stdout
-            .split(|b| *b == 0)
-            .filter(|r| !r.is_empty())
-            .map(|r| String::from_utf8_lossy(r).into_owned())
-            .collect())
-    }
-
-    /// The index's entries, folder by folder.
-    fn index(&self) -> Result<HashMap<String, Vec<Item>>, GitError> {
-        let out = git(&self.top)
-            .args(["ls-files", "-s", "-z", "--full-name"])
-            .output()
-            .map_err(|e| GitError(format!("cannot run git: {e}")))?;
-        if !out.status.success() {
-            return Err(GitError(format!("git ls-files failed: {}", String::from_utf8_lossy(&out.stderr).trim())));
-        }
-        let mut dirs: HashMap<String, Vec<Item>> = HashMap::new();
-        dirs.entry(String::new()).or_default();
-        for record in out.stdout.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-            let Some(tab) = record.iter().position(|b| *b == b'\t') else { continue };
-            let head = String::from_utf8_lossy(&record[..tab]);
-            let mut fields = head.split(' ');
-            let (Some(mode), Some(oid)) = (fields.next(), fields.next()) else { continue };
-            let path = String::from_utf8_lossy(&record[tab + 1..]).into_owned();
-            let Ok(mode) = u32::from_str_radix(mode, 8) else { continue };
-            // Every folder on the way exists.
-            let mut parent = String::new();
-            let parts: Vec<&str> = path.split('/').collect();
-            for (i, part) in parts.iter().enumerate() {
-                let here = if parent.is_empty() { part.to_string() } else { format!("{parent}/{part}") };
-                let last = i + 1 == parts.len();
-                let list = dirs.entry(parent.clone()).or_default();
-                if !list.iter().any(|it| it.name == *part) {
-                    let (mode, oid) = if last { (mode, oid.to_string()) } else { (0o040000, String::new()) };
-                    list.push(Item { name: part.to_string(), mode, oid });
-                }
-                if !last {
-                    dirs.entry(here.clone()).or_default();
-                }
-                parent = here;
+    /// The listing of `state`, started now and read by [`Listing::wait`]: git lists the
+    /// state on another core while the caller goes on (each side of a diff starts both
+    /// listings before its first discovery).
+    pub fn list(&self, state: &State) -> Listing {
+        let (args, kind): (Vec<String>, ListKind) = match state {
+            State::Commit { commit, .. } => (
+                ["ls-tree", "-r", "-t", "-z", "--full-tree", commit.as_str()].map(str::to_string).to_vec(),
+                ListKind::Tree,
+            ),
+            State::Index => (["ls-files", "-s", "-z", "--full-name"].map(str::to_string).to_vec(), ListKind::Index),
+            State::WorkTree => {
+                (["ls-files", "-z", "-c", "-o", "--exclude-standard"].map(str::to_string).to_vec(), ListKind::Names)
             }
-        }
-        Ok(dirs)
+        };
+        let mut cmd = git(&self.top);
+        cmd.args(&args);
+        let handle = std::thread::spawn(move || {
+            let out = cmd.output().map_err(|e| GitError(format!("cannot run git: {e}")))?;
+            if !out.status.success() {
+                return Err(GitError(format!(
+                    "git {} failed: {}",
+                    args[0],
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )));
+            }
+            Ok(out.stdout)
+        });
+        Listing { top: self.top.clone(), kind, handle, objects: self.objects.clone() }
     }
 }
 
-/// One entry of a tree.
+/// What a listing's output holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ListKind {
+    /// `ls-tree -r -t`: `<mode> <type> <id>\t<path>`, folders included.
+    Tree,
+    /// `ls-files -s`: `<mode> <id> <stage>\t<path>`, files only.
+    Index,
+    /// `ls-files`: paths only (the working tree, read from disk).
+    Names,
+}
+
+/// A state's listing under way ([`Repo::list`]).
+pub struct Listing {
+    top: String,
+    kind: ListKind,
+    handle: std::thread::JoinHandle<Result<Vec<u8>, GitError>>,
+    objects: Arc<Objects>,
+}
+
+/// A state as read: the overlay discovery reads it through (`None` for the working tree, which
+/// is the disk itself) and every file of it, relative to the top (`/`-separated): a commit's
+/// tree, the index, or the working tree's tracked and untracked files that are not ignored.
+pub struct StateFiles {
+    pub overlay: Option<Arc<dyn Overlay>>,
+    pub files: Vec<String>,
+}
+
+impl Listing {
+    pub fn wait(self) -> Result<StateFiles, GitError> {
+        let out = self.handle.join().map_err(|_| GitError("git's listing failed".into()))??;
+        let records = out.split(|b| *b == 0).filter(|r| !r.is_empty());
+        if self.kind == ListKind::Names {
+            let files = records.map(lossy).collect();
+            return Ok(StateFiles { overlay: None, files });
+        }
+        let records: Vec<&[u8]> = records.collect();
+        let mut index = Index {
+            nodes: Map::with_capacity_and_hasher(records.len(), Default::default()),
+            dirs: Map::with_capacity_and_hasher(records.len() / 2 + 1, Default::default()),
+        };
+        index.dirs.insert(String::new(), Vec::new());
+        for record in records {
+            let Some(tab) = record.iter().position(|b| *b == b'\t') else { continue };
+            let mut fields = record[..tab].split(|b| *b == b' ');
+            let (Some(mode), Some(second), Some(third)) = (fields.next(), fields.next(), fields.next()) else {
+                continue;
+            };
+            let oid = if self.kind == ListKind::Tree { third } else { second };
+            let Some(mode) = std::str::from_utf8(mode).ok().and_then(|m| u32::from_str_radix(m, 8).ok()) else {
+                continue;
+            };
+            index.insert(lossy(&record[tab + 1..]), mode, lossy(oid));
+        }
+        // Every file of the state: what is not a folder (a submodule counts, as git lists it).
+        let files =
+            index.nodes.iter().filter(|(_, it)| it.mode & 0o170000 != 0o040000).map(|(path, _)| path.clone()).collect();
+        let tree = GitTree { top: self.top, index, objects: self.objects };
+        Ok(StateFiles { overlay: Some(Arc::new(tree)), files })
+    }
+}
+
+/// Bytes from git as text (a name that is not UTF-8 gets U+FFFD, as everywhere in the tool).
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+/// One node of a state: its mode and object id.
 #[derive(Clone, Debug)]
 struct Item {
-    name: String,
     mode: u32,
     oid: String,
 }
 
 impl Item {
     fn node(&self) -> OverlayNode {
-        match self.mode & 0o170000 {
-            0o040000 | 0o160000 => OverlayNode::Directory,
-            0o120000 => OverlayNode::Symlink,
-            _ => OverlayNode::File { len: 0 },
-        }
+        node_of(self.mode)
     }
 }
 
-enum Source {
-    Tree(String),
-    Index(HashMap<String, Vec<Item>>),
+fn node_of(mode: u32) -> OverlayNode {
+    match mode & 0o170000 {
+        0o040000 | 0o160000 => OverlayNode::Directory,
+        0o120000 => OverlayNode::Symlink,
+        _ => OverlayNode::File { len: 0 },
+    }
+}
+
+fn is_regular(mode: u32) -> bool {
+    mode & 0o170000 == 0o100000
+}
+
+/// A state's nodes, read once and indexed: every path's node, every folder's entries.
+#[derive(Default)]
+struct Index {
+    /// Every node by its path relative to the top.
+    nodes: Map<String, Item>,
+    /// Every folder's entries (name and mode) by its path relative to the top (`""`: the top).
+    /// A submodule is an empty folder, as in a checkout that did not initialise it.
+    dirs: Map<String, Vec<(String, u32)>>,
+}
+
+impl Index {
+    /// Record a node, and every folder on its way that is not recorded yet (the index lists
+    /// files only). The first record of a path wins (the index lists a conflict's stages).
+    fn insert(&mut self, path: String, mode: u32, oid: String) {
+        if path.is_empty() || self.nodes.contains_key(&path) {
+            return;
+        }
+        let (parent, name) = path.rsplit_once('/').unwrap_or(("", &path));
+        if !parent.is_empty() && !self.nodes.contains_key(parent) {
+            self.insert(parent.to_string(), 0o040000, String::new());
+        }
+        let entry = (name.to_string(), mode);
+        match self.dirs.get_mut(parent) {
+            Some(entries) => entries.push(entry),
+            None => {
+                self.dirs.insert(parent.to_string(), vec![entry]);
+            }
+        }
+        if matches!(node_of(mode), OverlayNode::Directory) {
+            self.dirs.entry(path.clone()).or_default();
+        }
+        self.nodes.insert(path, Item { mode, oid });
+    }
 }
 
 /// An object as `cat-file` gives it: its type, its size and (for `contents`) its bytes.
 type Object = (String, u64, Vec<u8>);
 
-/// A long-running `git cat-file --batch-command`.
+/// The repository's objects: one `git cat-file --batch-command --buffer`, started on the first
+/// read and shared by both sides of a diff, and the blobs it gave, by id: a file that is the
+/// same at both states (most are) is read from git once.
+#[derive(Default)]
+struct Objects {
+    reader: Mutex<Option<CatFile>>,
+    blobs: Mutex<Map<String, Arc<Vec<u8>>>>,
+    /// Blob sizes known so far, by id.
+    sizes: Mutex<Map<String, u64>>,
+}
+
+impl std::fmt::Debug for Objects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Objects")
+    }
+}
+
+impl Objects {
+    /// [`CatFile::ask_many`] on the process, started in `dir` if it is not running yet.
+    fn ask_many(
+        reader: &mut Option<CatFile>,
+        dir: &str,
+        command: &str,
+        oids: &[&str],
+    ) -> io::Result<Vec<Option<Object>>> {
+        if reader.is_none() {
+            *reader = Some(CatFile::spawn(dir).map_err(|e| io::Error::other(e.0))?);
+        }
+        reader.as_mut().map_or_else(|| Ok(Vec::new()), |r| r.ask_many(command, oids))
+    }
+
+    /// Read the blobs `oids` that are not read yet, in one pipelined request.
+    fn fetch(&self, dir: &str, oids: &[&str]) -> io::Result<()> {
+        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        let mut missing: Vec<&str> = {
+            let blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
+            oids.iter().copied().filter(|oid| !blobs.contains_key(*oid)).collect()
+        };
+        missing.sort_unstable();
+        missing.dedup();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let answers = Self::ask_many(&mut reader, dir, "contents", &missing)?;
+        let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
+        for (oid, answer) in missing.into_iter().zip(answers) {
+            if let Some((kind, size, bytes)) = answer
+                && kind == "blob"
+            {
+                sizes.insert(oid.to_string(), size);
+                blobs.insert(oid.to_string(), Arc::new(bytes));
+            }
+        }
+        Ok(())
+    }
+
+    /// A blob's bytes.
+    fn blob(&self, dir: &str, oid: &str) -> io::Result<Vec<u8>> {
+        let cached = |objects: &Objects| {
+            objects.blobs.lock().unwrap_or_else(|e| e.into_inner()).get(oid).map(|b| b.as_ref().clone())
+        };
+        if let Some(bytes) = cached(self) {
+            return Ok(bytes);
+        }
+        self.fetch(dir, &[oid])?;
+        cached(self).ok_or_else(|| io::Error::other(format!("git object {oid} is missing")))
+    }
+
+    /// A blob's size.
+    fn size(&self, dir: &str, oid: &str) -> io::Result<u64> {
+        if let Some(size) = self.sizes.lock().unwrap_or_else(|e| e.into_inner()).get(oid) {
+            return Ok(*size);
+        }
+        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        match Self::ask_many(&mut reader, dir, "info", &[oid])?.into_iter().next().flatten() {
+            Some((_, size, _)) => {
+                self.sizes.lock().unwrap_or_else(|e| e.into_inner()).insert(oid.to_string(), size);
+                Ok(size)
+            }
+            None => Err(io::Error::other(format!("git object {oid} is missing"))),
+        }
+    }
+}
+
+/// A long-running `git cat-file --batch-command --buffer`.
 struct CatFile {
     child: Child,
     input: ChildStdin,
@@ -254,36 +407,38 @@ struct CatFile {
 impl CatFile {
     fn spawn(dir: &str) -> Result<CatFile, GitError> {
         let mut child = git(dir)
-            .args(["cat-file", "--batch-command"])
+            .args(["cat-file", "--batch-command", "--buffer"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| GitError(format!("cannot run git cat-file: {e}")))?;
         let input = child.stdin.take().ok_or_else(|| GitError("git cat-file has no input".into()))?;
-        let output = BufReader::new(child.stdout.take().ok_or_else(|| GitError("git cat-file has no output".into()))?);
+        let output = BufReader::with_capacity(
+            64 * 1024,
+            child.stdout.take().ok_or_else(|| GitError("git cat-file has no output".into()))?,
+        );
         Ok(CatFile { child, input, output })
     }
 
-    /// `(type, size)` and, with `contents`, the object's bytes.
-    fn ask(&mut self, command: &str, oid: &str) -> io::Result<Option<Object>> {
-        self.input.write_all(format!("{command} {oid}\n").as_bytes())?;
-        self.answer(command)
-    }
-
-    /// [`CatFile::ask`] for many objects, pipelined: a batch of requests is written, then its
-    /// answers read (a batch's requests fit in the pipe, so the write never waits on git).
-    fn ask_many(&mut self, command: &str, oids: &[String]) -> io::Result<Vec<Option<Object>>> {
-        let mut out = Vec::with_capacity(oids.len());
-        for batch in oids.chunks(64) {
-            let requests: String = batch.iter().map(|oid| format!("{command} {oid}\n")).collect();
-            // One write per batch (the pipe is not buffered on this side).
-            self.input.write_all(requests.as_bytes())?;
-            for _ in batch {
-                out.push(self.answer(command)?);
-            }
+    /// `(type, size)` and, with `contents`, the bytes of each object, pipelined: every request
+    /// and a `flush` are written at once, then the answers read. With `--buffer` git reads
+    /// the requests up to the `flush` before it answers any, so the write never waits on the
+    /// reading side, and it writes its answers in large blocks.
+    fn ask_many(&mut self, command: &str, oids: &[&str]) -> io::Result<Vec<Option<Object>>> {
+        if oids.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(out)
+        let mut requests = String::with_capacity(oids.len() * (command.len() + 66) + 6);
+        for oid in oids {
+            requests.push_str(command);
+            requests.push(' ');
+            requests.push_str(oid);
+            requests.push('\n');
+        }
+        requests.push_str("flush\n");
+        self.input.write_all(requests.as_bytes())?;
+        oids.iter().map(|_| self.answer(command)).collect()
     }
 
     fn answer(&mut self, command: &str) -> io::Result<Option<Object>> {
@@ -319,146 +474,40 @@ impl Drop for CatFile {
 /// A commit's tree or the index, as an [`Overlay`].
 struct GitTree {
     top: String,
-    source: Source,
-    oid_len: usize,
-    reader: Mutex<CatFile>,
-    /// Folders read so far, by path relative to the top.
-    trees: Mutex<HashMap<String, Arc<Vec<Item>>>>,
-    /// Skill files fetched ahead of their read ([`GitTree::prefetch`]), by object id; a read
-    /// takes its bytes out.
-    blobs: Mutex<HashMap<String, Vec<u8>>>,
-    /// Blob sizes known so far, by object id.
-    sizes: Mutex<HashMap<String, u64>>,
+    index: Index,
+    objects: Arc<Objects>,
 }
 
 impl GitTree {
-    fn ask(&self, command: &str, oid: &str) -> io::Result<Option<Object>> {
-        self.reader.lock().unwrap_or_else(|e| e.into_inner()).ask(command, oid)
-    }
-
-    /// The entries of the folder at `rel`, `None` when there is no such folder.
-    fn folder(&self, rel: &str) -> io::Result<Option<Arc<Vec<Item>>>> {
-        if let Some(items) = self.trees.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
-            return Ok(Some(items.clone()));
-        }
-        let items = match &self.source {
-            Source::Index(dirs) => match dirs.get(rel) {
-                Some(items) => items.clone(),
-                None => return Ok(None),
-            },
-            Source::Tree(root) => {
-                let oid = if rel.is_empty() {
-                    root.clone()
-                } else {
-                    let (parent, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-                    let Some(parent) = self.folder(parent)? else { return Ok(None) };
-                    match parent.iter().find(|it| it.name == name) {
-                        Some(it) if it.mode & 0o170000 == 0o040000 => it.oid.clone(),
-                        // A submodule: an empty folder in a checkout that did not initialise it.
-                        Some(it) if it.mode & 0o170000 == 0o160000 => String::new(),
-                        _ => return Ok(None),
-                    }
-                };
-                if oid.is_empty() {
-                    Vec::new()
-                } else {
-                    match self.ask("contents", &oid)? {
-                        Some((kind, _, bytes)) if kind == "tree" => parse_tree(&bytes, self.oid_len),
-                        _ => return Err(io::Error::other(format!("git tree {oid} cannot be read"))),
-                    }
-                }
-            }
-        };
-        let items = Arc::new(items);
-        self.trees.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), items.clone());
-        Ok(Some(items))
-    }
-
     /// Discovery lists a root, then reads each entry's `SKILL.md` (or the flat `.md` file):
-    /// after a listing, its subfolders and those files are fetched in pipelined batches rather
-    /// than one round trip to git each.
-    fn prefetch(&self, rel: &str, items: &[Item]) -> io::Result<()> {
+    /// after a listing, those files are fetched in one pipelined request rather than one
+    /// round trip to git each.
+    fn prefetch(&self, rel: &str, entries: &[(String, u32)]) -> io::Result<()> {
         let join = |name: &str| if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
-        let known = self
-            .trees
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .keys()
-            .cloned()
-            .collect::<std::collections::HashSet<_>>();
-        let dirs: Vec<&Item> =
-            items.iter().filter(|it| it.mode & 0o170000 == 0o040000 && !known.contains(&join(&it.name))).collect();
-        let mut files: Vec<String> = items
-            .iter()
-            .filter(|it| it.mode & 0o170000 == 0o100000 && it.name.ends_with(".md"))
-            .map(|it| it.oid.clone())
-            .collect();
-        if !dirs.is_empty() {
-            let oids: Vec<String> = dirs.iter().map(|it| it.oid.clone()).collect();
-            let answers = self.reader.lock().unwrap_or_else(|e| e.into_inner()).ask_many("contents", &oids)?;
-            let mut trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-            for (it, answer) in dirs.iter().zip(answers) {
-                if let Some((kind, _, bytes)) = answer
-                    && kind == "tree"
-                {
-                    let children = parse_tree(&bytes, self.oid_len);
-                    files.extend(
-                        children
-                            .iter()
-                            .filter(|c| c.name == "SKILL.md" && c.mode & 0o170000 == 0o100000)
-                            .map(|c| c.oid.clone()),
-                    );
-                    trees.insert(join(&it.name), Arc::new(children));
-                }
+        let mut files: Vec<&str> = Vec::new();
+        for (name, mode) in entries {
+            let item = if mode & 0o170000 == 0o040000 {
+                self.index.nodes.get(&format!("{}/SKILL.md", join(name)))
+            } else if is_regular(*mode) && name.ends_with(".md") {
+                self.index.nodes.get(&join(name))
+            } else {
+                None
+            };
+            if let Some(item) = item.filter(|it| is_regular(it.mode)) {
+                files.push(&item.oid);
             }
         }
-        if !files.is_empty() {
-            let answers = self.reader.lock().unwrap_or_else(|e| e.into_inner()).ask_many("contents", &files)?;
-            let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
-            let mut sizes = self.sizes.lock().unwrap_or_else(|e| e.into_inner());
-            for (oid, answer) in files.into_iter().zip(answers) {
-                if let Some((_, size, bytes)) = answer {
-                    sizes.insert(oid.clone(), size);
-                    blobs.insert(oid, bytes);
-                }
-            }
-        }
-        Ok(())
+        self.objects.fetch(&self.top, &files)
     }
 
-    fn item(&self, rel: &str) -> io::Result<Option<Item>> {
-        let (parent, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-        Ok(self.folder(parent)?.and_then(|items| items.iter().find(|it| it.name == name).cloned()))
+    fn item(&self, rel: &str) -> Option<&Item> {
+        self.index.nodes.get(rel)
     }
 
     fn blob(&self, rel: &str) -> io::Result<Vec<u8>> {
-        let item = self.item(rel)?.ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
-        if let Some(bytes) = self.blobs.lock().unwrap_or_else(|e| e.into_inner()).remove(&item.oid) {
-            return Ok(bytes);
-        }
-        match self.ask("contents", &item.oid)? {
-            Some((_, _, bytes)) => Ok(bytes),
-            None => Err(io::Error::other(format!("git object {} is missing", item.oid))),
-        }
+        let item = self.item(rel).ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
+        self.objects.blob(&self.top, &item.oid)
     }
-}
-
-/// A tree object's entries: `<mode> <name>\0<binary id>`, repeated.
-fn parse_tree(bytes: &[u8], oid_len: usize) -> Vec<Item> {
-    let mut items = Vec::new();
-    let mut rest = bytes;
-    while let Some(space) = rest.iter().position(|b| *b == b' ') {
-        let Some(nul) = rest.iter().position(|b| *b == 0) else { break };
-        if nul + 1 + oid_len > rest.len() || space > nul {
-            break;
-        }
-        let mode = u32::from_str_radix(&String::from_utf8_lossy(&rest[..space]), 8).unwrap_or(0);
-        let name = String::from_utf8_lossy(&rest[space + 1..nul]).into_owned();
-        let oid: String = rest[nul + 1..nul + 1 + oid_len].iter().map(|b| format!("{b:02x}")).collect();
-        items.push(Item { name, mode, oid });
-        rest = &rest[nul + 1 + oid_len..];
-    }
-    items
 }
 
 impl Overlay for GitTree {
@@ -470,41 +519,30 @@ impl Overlay for GitTree {
         if rel.is_empty() {
             return Ok(Some(OverlayNode::Directory));
         }
-        let Some(item) = self.item(rel)? else { return Ok(None) };
+        let Some(item) = self.item(rel) else { return Ok(None) };
         Ok(Some(match item.node() {
-            OverlayNode::File { .. } => {
-                if let Some(size) = self.sizes.lock().unwrap_or_else(|e| e.into_inner()).get(&item.oid) {
-                    return Ok(Some(OverlayNode::File { len: *size }));
-                }
-                match self.ask("info", &item.oid)? {
-                    Some((_, size, _)) => {
-                        self.sizes.lock().unwrap_or_else(|e| e.into_inner()).insert(item.oid.clone(), size);
-                        OverlayNode::File { len: size }
-                    }
-                    None => return Err(io::Error::other(format!("git object {} is missing", item.oid))),
-                }
-            }
+            OverlayNode::File { .. } => OverlayNode::File { len: self.objects.size(&self.top, &item.oid)? },
             other => other,
         }))
     }
 
     fn readdir(&self, rel: &str) -> io::Result<Vec<(OsString, EntryType)>> {
-        match self.folder(rel)? {
-            Some(items) => {
-                self.prefetch(rel, &items)?;
-                Ok(items
+        match self.index.dirs.get(rel) {
+            Some(entries) => {
+                self.prefetch(rel, entries)?;
+                Ok(entries
                     .iter()
-                    .map(|it| {
-                        let t = match it.node() {
+                    .map(|(name, mode)| {
+                        let t = match node_of(*mode) {
                             OverlayNode::Directory => EntryType::Directory,
                             OverlayNode::Symlink => EntryType::Symlink,
                             OverlayNode::File { .. } => EntryType::File,
                         };
-                        (OsString::from(&it.name), t)
+                        (OsString::from(name), t)
                     })
                     .collect())
             }
-            None if self.item(rel)?.is_some() => Err(io::Error::from(io::ErrorKind::NotADirectory)),
+            None if self.item(rel).is_some() => Err(io::Error::from(io::ErrorKind::NotADirectory)),
             None => Err(io::Error::from(io::ErrorKind::NotFound)),
         }
     }

@@ -74,18 +74,21 @@ const EMPTY_TAIL: [&str; 2] = [
 
 /// The message text, lines joined with `\n`, no trailing newline.
 pub fn render(entries: &[CatalogEntry], variant: Variant) -> String {
+    render_lines(&entries.iter().map(CatalogEntry::line).collect::<Vec<_>>(), variant)
+}
+
+/// [`render`] from the entries' lines ([`CatalogEntry::line`]), for a caller that keeps them.
+pub fn render_lines(entry_lines: &[String], variant: Variant) -> String {
     let (head, tail) = match variant {
         Variant::Initial => (INITIAL_HEAD, &INITIAL_TAIL),
-        Variant::Replacement if entries.is_empty() => (UPDATE_HEAD, &EMPTY_TAIL),
+        Variant::Replacement if entry_lines.is_empty() => (UPDATE_HEAD, &EMPTY_TAIL),
         Variant::Replacement => (UPDATE_HEAD, &UPDATE_TAIL),
     };
-    let mut lines: Vec<String> =
-        vec!["<system-reminder>".into(), head.into(), String::new(), "<available_skills>".into()];
-    lines.extend(entries.iter().map(CatalogEntry::line));
-    lines.push("</available_skills>".into());
-    lines.push(String::new());
-    lines.extend(tail.iter().map(|s| s.to_string()));
-    lines.push("</system-reminder>".into());
+    let mut lines: Vec<&str> = vec!["<system-reminder>", head, "", "<available_skills>"];
+    lines.extend(entry_lines.iter().map(String::as_str));
+    lines.extend(["</available_skills>", ""]);
+    lines.extend(tail.iter().copied());
+    lines.push("</system-reminder>");
     lines.join("\n")
 }
 

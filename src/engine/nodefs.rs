@@ -378,9 +378,15 @@ fn realpath_walk(overlay: &dyn Overlay, path: &str) -> io::Result<(String, Own)>
     } else {
         crate::engine::platform::join(&crate::engine::platform::process_cwd(), path)
     };
+    // The overlay's top is a real path: a path under it resolves through the top to the top,
+    // so the walk starts there rather than asking the disk about every folder above it again.
+    let (start, rest) = match inside(overlay, &absolute) {
+        Some(rel) => (overlay.top().to_string(), rel),
+        None => (String::new(), absolute.as_str()),
+    };
     let mut pending: std::collections::VecDeque<String> =
-        absolute.split(sep).filter(|c| !c.is_empty()).map(str::to_string).collect();
-    let mut resolved = String::new();
+        rest.split(sep).filter(|c| !c.is_empty()).map(str::to_string).collect();
+    let mut resolved = start;
     let mut own = Own::Directory;
     let mut links = 0;
     while let Some(component) = pending.pop_front() {

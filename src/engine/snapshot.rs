@@ -363,16 +363,23 @@ impl Snapshot {
     /// What a fresh session would be shown (`variant` Initial), or what a session that already
     /// published a catalog would get (`Replacement`); no text when the harness emits nothing.
     pub fn catalog(&self, variant: Variant) -> Catalog {
+        self.catalog_with_lines(variant).0
+    }
+
+    /// [`Snapshot::catalog`] and each entry's line ([`CatalogEntry::line`]), made once for both
+    /// (none when there is no text).
+    pub fn catalog_with_lines(&self, variant: Variant) -> (Catalog, Vec<String>) {
         if self.tool_visible && !self.complete {
-            return Catalog { entries: None, text: None, why_none: Some(NoCatalog::Incomplete) };
+            return (Catalog { entries: None, text: None, why_none: Some(NoCatalog::Incomplete) }, Vec::new());
         }
         let entries = self.catalog_entries();
         if entries.is_empty() && variant == Variant::Initial {
             let why = if self.tool_visible { NoCatalog::NoModelInvocableSkill } else { NoCatalog::NoSkillTool };
-            return Catalog { entries: None, text: None, why_none: Some(why) };
+            return (Catalog { entries: None, text: None, why_none: Some(why) }, Vec::new());
         }
-        let text = catalog::render(&entries, variant);
-        Catalog { entries: Some(entries), text: Some(text), why_none: None }
+        let lines: Vec<String> = entries.iter().map(CatalogEntry::line).collect();
+        let text = catalog::render_lines(&lines, variant);
+        (Catalog { entries: Some(entries), text: Some(text), why_none: None }, lines)
     }
 }
 

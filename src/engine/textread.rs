@@ -146,10 +146,13 @@ impl FileBytes {
     /// The text the harness gets: after one BOM and borrowed (strict, already validated), or
     /// with U+FFFD for invalid bytes and the BOM kept (plain Node).
     pub fn text(&self) -> Cow<'_, str> {
-        if self.strict {
-            String::from_utf8_lossy(self.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.bytes))
-        } else {
-            String::from_utf8_lossy(&self.bytes)
+        let bytes =
+            if self.strict { self.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.bytes) } else { &self.bytes };
+        // Valid UTF-8 (the common case) is checked by the fast validator; the lossy decoder,
+        // which gives the same text for it, is for the rest.
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
         }
     }
 

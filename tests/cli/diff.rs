@@ -313,3 +313,39 @@ fn entry_level_lint_findings_are_compared_at_each_state() {
     assert!(fixed.iter().any(|(rule, _)| rule == "dangling-symlink"), "{v:#}");
     assert!(lint_items(&v, "new").is_empty(), "{v:#}");
 }
+
+/// A file that is the same at both states is checked by lint once for both (its findings are
+/// then on both sides: neither new nor fixed); the same bytes in another place are another file,
+/// checked there, and a changed file is checked at each state.
+#[test]
+fn lint_findings_of_unchanged_moved_and_changed_files() {
+    let r = repo();
+    let d = &r.dir;
+    // `steady`'s name is not its folder's: a finding at every state. It is alone in its root,
+    // so a check that took a result by the bytes alone would hand it to the copy below.
+    let steady = skill("other-name", "Steady.", "s");
+    write(d, ".agents/skills/steady/SKILL.md", &steady);
+    write(d, ".dsh/skills/a/SKILL.md", &skill("a", "A.", "a"));
+    let base = commit(d, "base");
+    // The same bytes in a second folder of the same root, and `a` renamed inside its file.
+    write(d, ".agents/skills/steady-copy/SKILL.md", &steady);
+    write(d, ".dsh/skills/a/SKILL.md", &skill("b", "A.", "a"));
+    let head = commit(d, "copy and rename");
+    let mismatch = |items: &[(String, String)], dir: &str| {
+        items.iter().any(|(rule, p)| rule == "name-mismatch" && p.ends_with(&format!("/{dir}/SKILL.md")))
+    };
+    let (v, _) = diff(&r, &[&base, &head]);
+    let (new, fixed) = (lint_items(&v, "new"), lint_items(&v, "fixed"));
+    assert!(!mismatch(&new, "steady") && !mismatch(&fixed, "steady"), "{v:#}");
+    assert!(mismatch(&new, "steady-copy"), "{v:#}");
+    assert!(mismatch(&new, "a") && !mismatch(&fixed, "a"), "{v:#}");
+    // Backwards, the same findings are fixed.
+    let (v, _) = diff(&r, &[&head, &base]);
+    let (new, fixed) = (lint_items(&v, "new"), lint_items(&v, "fixed"));
+    assert!(!mismatch(&new, "steady") && !mismatch(&fixed, "steady"), "{v:#}");
+    assert!(mismatch(&fixed, "steady-copy") && mismatch(&fixed, "a") && !mismatch(&new, "a"), "{v:#}");
+    // Against the working tree (read from disk, not from git), the unchanged files again.
+    let (v, _) = diff(&r, &[&base]);
+    assert!(!mismatch(&lint_items(&v, "new"), "steady") && !mismatch(&lint_items(&v, "fixed"), "steady"), "{v:#}");
+    assert!(mismatch(&lint_items(&v, "new"), "steady-copy"), "{v:#}");
+}
