@@ -187,35 +187,117 @@ fn is_windows_absolute(t: &str) -> bool {
 /// name at their top level: built once per root and lint run (one listing per folder), so that
 /// each broken reference looks into the folders that have its first component instead of
 /// every folder of the root (a stat per folder per reference made large roots quadratic).
+/// The directories below those folders that references point into are listed once per run
+/// too, so that a folder whose listing lacks the file costs no stat.
 #[derive(Debug, Default)]
-pub struct Neighbours(std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<NameIndex>>>);
+pub struct Neighbours {
+    /// Root → its index, built by the first worker that needs it while the others wait.
+    roots: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<NameIndex>>>>,
+    /// Directory inside a neighbouring skill folder → its names ([`DirNames`]).
+    dirs: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<Option<DirNames>>>>>,
+}
 
 /// Top-level name in a skill folder → the folders (sorted) that hold it.
 type NameIndex = std::collections::HashMap<String, Vec<String>>;
 
-impl Neighbours {
-    fn index(&self, parent: &str) -> std::sync::Arc<NameIndex> {
-        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(index) = lock().get(parent) {
-            return index.clone();
+/// A directory's names, ASCII-lowercased: enough to tell that a name is *not* there, on a
+/// case-sensitive file system and on a case-insensitive one alike. Only made when every name
+/// is ASCII and the listing is complete; otherwise the stat decides.
+type DirNames = std::collections::HashSet<Box<str>>;
+
+/// `map[key]`, made by `make` once: the first caller makes it, outside the map's lock, while
+/// callers for the same key wait for it.
+fn once<T>(
+    map: &std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<T>>>>,
+    key: &str,
+    make: impl FnOnce() -> T,
+) -> std::sync::Arc<std::sync::OnceLock<T>> {
+    let cell = {
+        let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get(key) {
+            Some(cell) => cell.clone(),
+            None => map.entry(key.to_string()).or_default().clone(),
         }
-        // Built without the lock: another worker may build the same one meanwhile; either wins.
-        let mut index = NameIndex::new();
-        if let Ok(entries) = std::fs::read_dir(parent) {
-            let folders =
-                entries.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string));
-            for folder in folders.filter(|n| !n.starts_with('.')) {
-                let Ok(inside) = std::fs::read_dir(platform::join(parent, &folder)) else { continue };
-                for name in
-                    inside.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string))
-                {
-                    index.entry(name).or_default().push(folder.clone());
+    };
+    cell.get_or_init(make);
+    cell
+}
+
+impl Neighbours {
+    fn index(&self, parent: &str) -> std::sync::Arc<std::sync::OnceLock<NameIndex>> {
+        once(&self.roots, parent, || {
+            let mut index = NameIndex::new();
+            if let Ok(entries) = std::fs::read_dir(parent) {
+                let folders =
+                    entries.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string));
+                for folder in folders.filter(|n| !n.starts_with('.')) {
+                    let Ok(inside) = std::fs::read_dir(platform::join(parent, &folder)) else { continue };
+                    for name in
+                        inside.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    {
+                        index.entry(name).or_default().push(folder.clone());
+                    }
                 }
             }
-        }
-        index.values_mut().for_each(|v| v.sort());
-        lock().entry(parent.to_string()).or_insert_with(|| std::sync::Arc::new(index)).clone()
+            index.values_mut().for_each(|v| v.sort());
+            index
+        })
     }
+
+    /// The names of `dir`, listed on first use ([`DirNames`]); `None` when they cannot tell.
+    fn names(&self, dir: &str) -> std::sync::Arc<std::sync::OnceLock<Option<DirNames>>> {
+        once(&self.dirs, dir, || {
+            let mut names = DirNames::new();
+            for entry in std::fs::read_dir(dir).ok()? {
+                let name = entry.ok()?.file_name();
+                let name = name.to_str().filter(|n| n.is_ascii())?;
+                if names.len() == MAX_ENTRIES {
+                    return None;
+                }
+                names.insert(name.to_ascii_lowercase().into());
+            }
+            Some(names)
+        })
+    }
+
+    /// Whether `path`, which lies in the skill folder `folder` whose listing holds `first`, may
+    /// exist: `false` only when the listing of a directory on its way lacks the next name.
+    fn may_exist(&self, folder: &str, first: &str, path: &str) -> bool {
+        if !cfg!(unix) {
+            return true;
+        }
+        let Some(rest) = path.strip_prefix(folder).and_then(|r| r.strip_prefix('/')) else { return true };
+        let mut names = rest.trim_end_matches('/').split('/');
+        if names.next() != Some(first) {
+            return true;
+        }
+        let mut dir = format!("{folder}/{first}");
+        for name in names {
+            if !listing_decides(name) {
+                return true;
+            }
+            match self.names(&dir).get() {
+                Some(Some(listed)) if !listed.contains(name.to_ascii_lowercase().as_str()) => return false,
+                Some(Some(_)) => {}
+                _ => return true,
+            }
+            dir.push('/');
+            dir.push_str(name);
+        }
+        true
+    }
+}
+
+/// Whether a directory's listing can tell that `name` is not in it, on any file system a Unix
+/// mounts: an ASCII name that no file system would match to a listed name other than by case
+/// (no short-name `~`, no trailing dot or space that FAT and NTFS drop).
+fn listing_decides(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name.is_ascii()
+        && !name.contains('~')
+        && !name.ends_with(['.', ' '])
 }
 
 /// The same relative path in another skill folder of the same root: `(skill, ../skill/path)`.
@@ -224,11 +306,11 @@ fn in_sibling(subject: &Subject, target: &str, neighbours: &Neighbours) -> Optio
     let parent = platform::dirname(dir);
     let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").filter(|f| *f != "..")?;
     let index = neighbours.index(&parent);
-    let n = index
-        .get(first)?
-        .iter()
-        .filter(|n| *n != entry)
-        .find(|n| std::fs::metadata(platform::join(&platform::join(&parent, n), target)).is_ok())?;
+    let n = index.get()?.get(first)?.iter().filter(|n| *n != entry).find(|n| {
+        let folder = platform::join(&parent, n);
+        let path = platform::join(&folder, target);
+        neighbours.may_exist(&folder, first, &path) && std::fs::metadata(&path).is_ok()
+    })?;
     let rel = format!("../{n}/{target}");
     Some((n.clone(), rel))
 }
