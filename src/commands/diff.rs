@@ -46,7 +46,6 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     settings.scan.check = Some(std::sync::Arc::new(crate::lint::pass::InPass {
         opts: opts.check_options(&settings),
         config: opts.config.clone(),
-        links: false,
     }));
     let base_side = side(&repo, &base, &settings, env, &opts).map_err(|e| UsageError(e.0))?;
     let head_side = side(&repo, &head, &settings, env, &opts).map_err(|e| UsageError(e.0))?;

@@ -264,11 +264,8 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     // Discovery checks each file as it reads it, so no file is read or parsed twice and no
     // file's bytes or YAML outlive its check.
     let mut settings = settings.clone();
-    settings.scan.check = Some(std::sync::Arc::new(crate::lint::pass::InPass {
-        opts: check_opts.clone(),
-        config: opts.config.clone(),
-        links: true,
-    }));
+    settings.scan.check =
+        Some(std::sync::Arc::new(crate::lint::pass::InPass { opts: check_opts.clone(), config: opts.config.clone() }));
     let settings = &settings;
     let tree_check = crate::lint::pass::TreeCheck { opts: check_opts, config: opts.config.clone() };
     let t = if paths.is_empty() {

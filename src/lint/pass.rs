@@ -13,20 +13,14 @@ pub struct InPass {
     /// The configuration's levels: findings it turns off (and that cannot decide whether the
     /// harness's rejection is reported apart) are dropped here, as lint would drop them.
     pub config: super::config::Config,
-    /// Also check a skill folder's symbolic links here, first, and answer the file's "does it
-    /// exist" questions from that walk's listings: the result is a [`Walked`]. Lint's run
-    /// takes the links back out with [`unwrap_walked`].
-    pub links: bool,
 }
 
 impl crate::engine::discover::FileCheck for InPass {
     fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
         let subject = super::subject::entry_subject(file.root, file.entry, file.path.to_string(), None);
-        let (links, listed) =
-            if self.links { super::bundle::check_symlinks_listed(&subject) } else { (Vec::new(), None) };
-        let mut result = super::check::check_bytes_listed(&subject, file.bytes, file.yaml, &self.opts, listed.as_ref());
+        let mut result = super::check::check_bytes(&subject, file.bytes, file.yaml, &self.opts);
         keep_what_lint_needs(&mut result, &subject.path, &self.config, &self.opts.compat);
-        if self.links { Box::new(Walked { result, links }) } else { Box::new(result) }
+        Box::new(result)
     }
 }
 
@@ -71,12 +65,13 @@ pub fn keep_what_lint_needs(
     result.text_partial |= src.shorten_to(cut);
 }
 
-/// Lint's check of a skill folder, with its symbolic links
-/// ([`check_symlinks`](super::bundle::check_symlinks)), walked first so that the file's check
-/// answers "does it exist" from the walk's listings: made by [`InPass`] on the discovery worker
-/// that reads a root's skill file, and by [`TreeCheck`] on the walker thread that finds a skill
-/// folder outside the roots, while the walk goes on (its `SKILL.md` checked as the unit it
-/// installs as, trimmed as [`InPass`] trims). [`tree_targets`](super::targets::tree_targets)
+/// Lint's check of a skill folder that the tree walk finds outside the roots, made on the
+/// walker thread that finds it, while the walk goes on: the folder's symbolic links
+/// ([`check_symlinks`](super::bundle::check_symlinks)), walked first so that the check of its
+/// `SKILL.md` (as the unit it installs as, trimmed as [`InPass`] trims) answers "is it there"
+/// from the walk's listings. (Discovery's [`InPass`] leaves the links to lint's run: walked
+/// during discovery, their short-lived listings raised the peak memory by more than the stats
+/// they save.) [`tree_targets`](super::targets::tree_targets)
 /// hands it to the skill's subject; [`unwrap_walked`] takes the links back out.
 #[derive(Debug)]
 pub struct Walked {
