@@ -203,28 +203,38 @@ pub struct Neighbours {
 /// Top-level name in a skill folder → the folders (sorted) that hold it.
 type NameIndex = std::collections::HashMap<String, Vec<String>>;
 
-/// A directory's names, sorted ignoring ASCII case: enough to tell that a name is *not*
-/// there, on a case-sensitive file system and on a case-insensitive one alike. Only made when
-/// every name is ASCII and the listing is complete; otherwise the stat decides.
+/// A directory's names, each as a hash of its ASCII-lowercased spelling (8 bytes a name, kept
+/// for the whole run): enough to tell that a name is *not* there, on a case-sensitive file
+/// system and on a case-insensitive one alike (two names of one hash only make the stat
+/// decide). Only made when every name is ASCII and the listing is complete.
 #[derive(Debug, Default)]
-pub struct DirNames(Vec<Box<str>>);
+pub struct DirNames(Vec<u64>);
 
 impl DirNames {
-    /// `names` (ASCII), sorted for [`holds`](Self::holds).
-    fn new(mut names: Vec<Box<str>>) -> DirNames {
-        names.sort_unstable_by(|a, b| caseless(a, b));
-        DirNames(names)
+    /// The names `names` (ASCII).
+    fn new(names: impl Iterator<Item = String>) -> DirNames {
+        let mut hashes: Vec<u64> = names.map(|n| caseless_hash(&n)).collect();
+        hashes.sort_unstable();
+        DirNames(hashes)
     }
 
-    /// Whether a name equal to `name` but for ASCII case is listed.
+    /// Whether a name equal to `name` but for ASCII case may be listed.
     fn holds(&self, name: &str) -> bool {
-        self.0.binary_search_by(|n| caseless(n, name)).is_ok()
+        self.0.binary_search(&caseless_hash(name)).is_ok()
     }
 }
 
-/// `a` and `b` compared byte by byte, ASCII letters lowercased.
-fn caseless(a: &str, b: &str) -> std::cmp::Ordering {
-    a.bytes().map(|c| c.to_ascii_lowercase()).cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
+/// A hash of `name` with ASCII letters lowercased, the same in every run.
+fn caseless_hash(name: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    for chunk in name.as_bytes().chunks(64) {
+        let mut low = [0u8; 64];
+        low[..chunk.len()].copy_from_slice(chunk);
+        low.make_ascii_lowercase();
+        h.write(&low[..chunk.len()]);
+    }
+    h.finish()
 }
 
 /// `map[key]`, made by `make` once: the first caller makes it, outside the map's lock, while
@@ -274,10 +284,9 @@ impl Neighbours {
                 if names.len() == MAX_ENTRIES {
                     return None;
                 }
-                let name = entry.ok()?.file_name().into_string().ok().filter(|n| n.is_ascii())?;
-                names.push(name.into_boxed_str());
+                names.push(entry.ok()?.file_name().into_string().ok().filter(|n| n.is_ascii())?);
             }
-            Some(DirNames::new(names))
+            Some(DirNames::new(names.into_iter()))
         })
     }
 
@@ -622,11 +631,11 @@ fn symlinks_under(dir: &Path) -> (Vec<std::path::PathBuf>, Listed) {
                 .then(|| {
                     entries
                         .into_iter()
-                        .map(|(name, _)| name.into_string().ok().filter(|n| n.is_ascii()).map(String::into_boxed_str))
+                        .map(|(name, _)| name.into_string().ok().filter(|n| n.is_ascii()))
                         .collect::<Option<Vec<_>>>()
                 })
                 .flatten()
-                .map(DirNames::new);
+                .map(|names| DirNames::new(names.into_iter()));
             listed.0.insert(rel.to_string(), names);
         }
     }
