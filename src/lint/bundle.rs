@@ -41,6 +41,7 @@ pub fn check_references(
     body: &str,
     body_offset: usize,
     neighbours: &Neighbours,
+    listed: Option<&Listed>,
 ) -> Vec<Finding> {
     let base = subject.base_dir();
     let mut out = Vec::new();
@@ -119,16 +120,18 @@ pub fn check_references(
             }
             continue;
         }
-        if std::fs::symlink_metadata(&joined).is_ok() {
+        if !Listed::lacks_path(listed, base, &joined) && std::fs::symlink_metadata(&joined).is_ok() {
             continue;
         }
         let sibling = in_sibling(subject, &target, neighbours);
         // A command that runs `scripts/x` when the skill has no `scripts/` folder at all is
         // usually about the user's project: graded as a mention (info), labelled as what it is.
-        let missing_dir = target
-            .split_once('/')
-            .map(|(dir, _)| dir)
-            .filter(|dir| r.run && sibling.is_none() && std::fs::metadata(platform::join(base, dir)).is_err());
+        let missing_dir = target.split_once('/').map(|(dir, _)| dir).filter(|dir| {
+            r.run && sibling.is_none() && {
+                let path = platform::join(base, dir);
+                Listed::lacks_path(listed, base, &path) || std::fs::metadata(path).is_err()
+            }
+        });
         let evidence = if missing_dir.is_some() { Evidence::Mention } else { r.evidence };
         let mut f = Finding::new(
             &BROKEN_REFERENCE,
@@ -187,35 +190,144 @@ fn is_windows_absolute(t: &str) -> bool {
 /// name at their top level: built once per root and lint run (one listing per folder), so that
 /// each broken reference looks into the folders that have its first component instead of
 /// every folder of the root (a stat per folder per reference made large roots quadratic).
+/// The directories below those folders that references point into are listed once per run
+/// too, so that a folder whose listing lacks the file costs no stat.
 #[derive(Debug, Default)]
-pub struct Neighbours(std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<NameIndex>>>);
+pub struct Neighbours {
+    /// Root → its index, built by the first worker that needs it while the others wait.
+    roots: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<NameIndex>>>>,
+    /// Directory inside a neighbouring skill folder → its names ([`DirNames`]).
+    dirs: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<Option<DirNames>>>>>,
+}
 
 /// Top-level name in a skill folder → the folders (sorted) that hold it.
 type NameIndex = std::collections::HashMap<String, Vec<String>>;
 
-impl Neighbours {
-    fn index(&self, parent: &str) -> std::sync::Arc<NameIndex> {
-        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(index) = lock().get(parent) {
-            return index.clone();
+/// A directory's names, each as a hash of its ASCII-lowercased spelling (8 bytes a name, kept
+/// for the whole run): enough to tell that a name is *not* there, on a case-sensitive file
+/// system and on a case-insensitive one alike (two names of one hash only make the stat
+/// decide). Only made when every name is ASCII and the listing is complete.
+#[derive(Debug, Default)]
+pub struct DirNames(Vec<u64>);
+
+impl DirNames {
+    /// The names `names` (ASCII).
+    fn new(names: impl Iterator<Item = String>) -> DirNames {
+        let mut hashes: Vec<u64> = names.map(|n| caseless_hash(&n)).collect();
+        hashes.sort_unstable();
+        DirNames(hashes)
+    }
+
+    /// Whether a name equal to `name` but for ASCII case may be listed.
+    fn holds(&self, name: &str) -> bool {
+        self.0.binary_search(&caseless_hash(name)).is_ok()
+    }
+}
+
+/// A hash of `name` with ASCII letters lowercased, the same in every run.
+fn caseless_hash(name: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    for chunk in name.as_bytes().chunks(64) {
+        let mut low = [0u8; 64];
+        low[..chunk.len()].copy_from_slice(chunk);
+        low.make_ascii_lowercase();
+        h.write(&low[..chunk.len()]);
+    }
+    h.finish()
+}
+
+/// `map[key]`, made by `make` once: the first caller makes it, outside the map's lock, while
+/// callers for the same key wait for it.
+fn once<T>(
+    map: &std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<T>>>>,
+    key: &str,
+    make: impl FnOnce() -> T,
+) -> std::sync::Arc<std::sync::OnceLock<T>> {
+    let cell = {
+        let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get(key) {
+            Some(cell) => cell.clone(),
+            None => map.entry(key.to_string()).or_default().clone(),
         }
-        // Built without the lock: another worker may build the same one meanwhile; either wins.
-        let mut index = NameIndex::new();
-        if let Ok(entries) = std::fs::read_dir(parent) {
-            let folders =
-                entries.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string));
-            for folder in folders.filter(|n| !n.starts_with('.')) {
-                let Ok(inside) = std::fs::read_dir(platform::join(parent, &folder)) else { continue };
-                for name in
-                    inside.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string))
-                {
-                    index.entry(name).or_default().push(folder.clone());
+    };
+    cell.get_or_init(make);
+    cell
+}
+
+impl Neighbours {
+    fn index(&self, parent: &str) -> std::sync::Arc<std::sync::OnceLock<NameIndex>> {
+        once(&self.roots, parent, || {
+            let mut index = NameIndex::new();
+            if let Ok(entries) = std::fs::read_dir(parent) {
+                let folders =
+                    entries.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string));
+                for folder in folders.filter(|n| !n.starts_with('.')) {
+                    let Ok(inside) = std::fs::read_dir(platform::join(parent, &folder)) else { continue };
+                    for name in
+                        inside.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    {
+                        index.entry(name).or_default().push(folder.clone());
+                    }
                 }
             }
-        }
-        index.values_mut().for_each(|v| v.sort());
-        lock().entry(parent.to_string()).or_insert_with(|| std::sync::Arc::new(index)).clone()
+            index.values_mut().for_each(|v| v.sort());
+            index
+        })
     }
+
+    /// The names of `dir`, listed on first use ([`DirNames`]); `None` when they cannot tell.
+    fn names(&self, dir: &str) -> std::sync::Arc<std::sync::OnceLock<Option<DirNames>>> {
+        once(&self.dirs, dir, || {
+            let mut names = Vec::new();
+            for entry in std::fs::read_dir(dir).ok()? {
+                if names.len() == MAX_ENTRIES {
+                    return None;
+                }
+                names.push(entry.ok()?.file_name().into_string().ok().filter(|n| n.is_ascii())?);
+            }
+            Some(DirNames::new(names.into_iter()))
+        })
+    }
+
+    /// Whether `path`, which lies in the skill folder `folder` whose listing holds `first`, may
+    /// exist: `false` only when the listing of a directory on its way lacks the next name.
+    fn may_exist(&self, folder: &str, first: &str, path: &str) -> bool {
+        if !cfg!(unix) {
+            return true;
+        }
+        let Some(rest) = path.strip_prefix(folder).and_then(|r| r.strip_prefix('/')) else { return true };
+        let mut names = rest.trim_end_matches('/').split('/');
+        if names.next() != Some(first) {
+            return true;
+        }
+        let mut dir = format!("{folder}/{first}");
+        for name in names {
+            if !listing_decides(name) {
+                return true;
+            }
+            match self.names(&dir).get() {
+                Some(Some(listed)) if !listed.holds(name) => return false,
+                Some(Some(_)) => {}
+                _ => return true,
+            }
+            dir.push('/');
+            dir.push_str(name);
+        }
+        true
+    }
+}
+
+/// Whether a directory's listing can tell that `name` is not in it, on any file system a Unix
+/// mounts: an ASCII name that no file system would match to a listed name other than by case
+/// (no short-name `~`, no trailing dot or space that FAT and NTFS drop).
+fn listing_decides(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name.is_ascii()
+        && !name.contains('~')
+        && !name.ends_with(['.', ' '])
 }
 
 /// The same relative path in another skill folder of the same root: `(skill, ../skill/path)`.
@@ -224,11 +336,11 @@ fn in_sibling(subject: &Subject, target: &str, neighbours: &Neighbours) -> Optio
     let parent = platform::dirname(dir);
     let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").filter(|f| *f != "..")?;
     let index = neighbours.index(&parent);
-    let n = index
-        .get(first)?
-        .iter()
-        .filter(|n| *n != entry)
-        .find(|n| std::fs::metadata(platform::join(&platform::join(&parent, n), target)).is_ok())?;
+    let n = index.get()?.get(first)?.iter().filter(|n| *n != entry).find(|n| {
+        let folder = platform::join(&parent, n);
+        let path = platform::join(&folder, target);
+        neighbours.may_exist(&folder, first, &path) && std::fs::metadata(&path).is_ok()
+    })?;
     let rel = format!("../{n}/{target}");
     Some((n.clone(), rel))
 }
@@ -362,11 +474,23 @@ impl Listings {
 
 /// Symbolic links inside a skill folder that point outside it or dangle.
 pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
-    let SubjectKind::Bundle { dir, .. } = &subject.kind else { return Vec::new() };
+    check_symlinks_listed(subject).0
+}
+
+/// [`check_symlinks`], and the folder's directories as its walk listed them ([`Listed`]), for
+/// the checks of the same skill that ask whether a file exists in it.
+pub fn check_symlinks_listed(subject: &Subject) -> (Vec<Finding>, Option<Listed>) {
+    let SubjectKind::Bundle { dir, .. } = &subject.kind else { return (Vec::new(), None) };
+    let (links, listed) = symlinks_under(Path::new(dir));
+    (links_outside(dir, links), Some(listed))
+}
+
+/// The findings for the links `links` found in the skill folder `dir`.
+fn links_outside(dir: &str, links: Vec<std::path::PathBuf>) -> Vec<Finding> {
     // Resolved only once a link is found: most folders have none.
     let mut real_dir: Option<Option<(std::path::PathBuf, Option<std::path::PathBuf>)>> = None;
     let mut out = Vec::new();
-    for link in symlinks_under(Path::new(dir)) {
+    for link in links {
         let link = link.as_path();
         let shown_link = link.to_string_lossy().into_owned();
         let target = std::fs::read_link(link).map(|t| t.to_string_lossy().into_owned()).unwrap_or_default();
@@ -419,35 +543,105 @@ fn repository_of(dir: &Path) -> Option<std::path::PathBuf> {
     dir.ancestors().find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok()).map(Path::to_path_buf)
 }
 
+/// A skill folder's directories as [`symlinks_under`] listed them: each directory's path
+/// relative to the folder (`""` for the folder itself) → its names ([`DirNames`]; `None` when
+/// they cannot tell). A directory the walk did not list (a link, too deep, past its budget) is
+/// not here. Lets the checks of the same skill answer "this file does not exist" without a stat.
+#[derive(Debug, Default)]
+pub struct Listed(std::collections::HashMap<String, Option<DirNames>>);
+
+impl Listed {
+    /// Whether `rel` (a path relative to the skill folder, `/`-separated, normalized) certainly
+    /// does not exist: the listing of a directory on its way lacks the next name. `false` when
+    /// the listings cannot tell (then a stat decides).
+    pub fn lacks(&self, rel: &str) -> bool {
+        if !cfg!(unix) {
+            return false;
+        }
+        let mut dir = String::new();
+        for name in rel.trim_end_matches('/').split('/') {
+            if !listing_decides(name) {
+                return false;
+            }
+            match self.0.get(&dir) {
+                Some(Some(listed)) if !listed.holds(name) => return true,
+                Some(Some(_)) => {}
+                _ => return false,
+            }
+            if !dir.is_empty() {
+                dir.push('/');
+            }
+            dir.push_str(name);
+        }
+        false
+    }
+
+    /// [`lacks`](Self::lacks) for `path`, when it lies inside the skill folder `dir`.
+    pub fn lacks_path(listed: Option<&Listed>, dir: &str, path: &str) -> bool {
+        listed.is_some_and(|l| {
+            path.strip_prefix(dir).and_then(|r| r.strip_prefix('/')).is_some_and(|rel| !rel.is_empty() && l.lacks(rel))
+        })
+    }
+}
+
 /// Symbolic links (not followed) below `dir`, depth first in file-name order, at most 8 levels
 /// down and `MAX_ENTRIES` entries visited, skipping `.git` and `node_modules`. Entry types come
 /// from the directory listing itself, so a folder costs one open and one read, no stat per entry.
-fn symlinks_under(dir: &Path) -> Vec<std::path::PathBuf> {
-    fn walk(dir: &Path, depth: usize, budget: &mut usize, out: &mut Vec<std::path::PathBuf>) {
+/// With them, the names of each directory listed ([`Listed`]).
+fn symlinks_under(dir: &Path) -> (Vec<std::path::PathBuf>, Listed) {
+    fn walk(
+        dir: &Path,
+        rel: Option<&str>,
+        depth: usize,
+        budget: &mut usize,
+        out: &mut Vec<std::path::PathBuf>,
+        listed: &mut Listed,
+    ) {
         let Ok(listing) = std::fs::read_dir(dir) else { return };
-        let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = listing
-            .flatten()
-            .filter(|e| !matches!(e.file_name().to_str(), Some(".git" | "node_modules")))
-            .filter_map(|e| Some((e.file_name(), e.file_type().ok()?)))
-            .collect();
+        // Every entry, `.git` and `node_modules` too (its type `None` when it cannot be had):
+        // their names make the listing kept for `rel`.
+        let mut complete = true;
+        let mut entries: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = Vec::new();
+        for entry in listing {
+            match entry {
+                Ok(entry) => entries.push((entry.file_name(), entry.file_type().ok())),
+                Err(_) => complete = false,
+            }
+        }
         if entries.len() > 1 {
             entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         }
-        for (name, kind) in entries {
+        for (name, kind) in &entries {
+            let Some(kind) = kind.filter(|_| !matches!(name.to_str(), Some(".git" | "node_modules"))) else { continue };
             if *budget == 0 {
-                return;
+                break;
             }
             *budget -= 1;
             if kind.is_symlink() {
-                out.push(dir.join(&name));
+                out.push(dir.join(name));
             } else if kind.is_dir() && depth < 8 {
-                walk(&dir.join(&name), depth + 1, budget, out);
+                // Below a name that is not UTF-8 nothing can be asked about: no listing is kept.
+                let sub =
+                    rel.zip(name.to_str()).map(|(r, n)| if r.is_empty() { n.to_string() } else { format!("{r}/{n}") });
+                walk(&dir.join(name), sub.as_deref(), depth + 1, budget, out, listed);
             }
         }
+        if let Some(rel) = rel {
+            let names = (complete && entries.len() <= MAX_ENTRIES)
+                .then(|| {
+                    entries
+                        .into_iter()
+                        .map(|(name, _)| name.into_string().ok().filter(|n| n.is_ascii()))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .flatten()
+                .map(|names| DirNames::new(names.into_iter()));
+            listed.0.insert(rel.to_string(), names);
+        }
     }
-    let (mut out, mut budget) = (Vec::new(), MAX_ENTRIES);
-    walk(dir, 1, &mut budget, &mut out);
-    out
+    let (mut out, mut budget, mut listed) = (Vec::new(), MAX_ENTRIES, Listed::default());
+    walk(dir, Some(""), 1, &mut budget, &mut out, &mut listed);
+    (out, listed)
 }
 
 crate::lint::rules::declare_rules! {
@@ -532,9 +726,157 @@ mod tests {
         }
         // A link to a directory is reported, not followed.
         std::os::unix::fs::symlink(root.join("b"), root.join("b/c/loop")).unwrap();
-        let found: Vec<String> =
-            symlinks_under(root).iter().map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned()).collect();
+        let found: Vec<String> = symlinks_under(root)
+            .0
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+            .collect();
         assert_eq!(found, ["a/y", "a/z", "b/c/d/deep", "b/c/loop", "top"]);
+    }
+
+    /// Every path of `paths` (relative to the skill folder `top`): what a stat says, and what
+    /// the walk's listings say; they must never call an existing file missing.
+    #[cfg(unix)]
+    fn listed_never_denies_what_exists(top: &std::path::Path, paths: &[&str]) -> Vec<(String, bool)> {
+        let dir = top.to_string_lossy().into_owned();
+        let subject = Subject {
+            path: format!("{dir}/SKILL.md"),
+            kind: SubjectKind::Bundle { dir: dir.clone(), entry: "s".into() },
+            node_mode: false,
+            checked: None,
+        };
+        let (_, listed) = check_symlinks_listed(&subject);
+        paths
+            .iter()
+            .map(|p| {
+                let path = platform::join(&dir, p);
+                let lacks = Listed::lacks_path(listed.as_ref(), &dir, &path);
+                let exists = std::fs::symlink_metadata(&path).is_ok();
+                assert!(!(lacks && exists), "`{p}` exists, and the listings say it does not");
+                (p.to_string(), lacks)
+            })
+            .collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_walks_listings_tell_only_what_is_certainly_missing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        for d in ["references/deep", "scripts", "other/caf\u{e9}", "node_modules/x", "real"] {
+            std::fs::create_dir_all(top.join(d)).unwrap();
+        }
+        for f in [
+            "SKILL.md",
+            "references/guide.md",
+            "references/deep/a.md",
+            "scripts/run.sh",
+            "other/caf\u{e9}/x.md",
+            "real/r.md",
+        ] {
+            std::fs::write(top.join(f), "x").unwrap();
+        }
+        std::os::unix::fs::symlink(top.join("real"), top.join("linked")).unwrap();
+        std::os::unix::fs::symlink("/nowhere", top.join("dangling")).unwrap();
+        let said = listed_never_denies_what_exists(
+            top,
+            &[
+                "references/guide.md",
+                "references/missing.md",
+                "references/deep/a.md",
+                "references/deep/b.md",
+                "References/guide.md",
+                "reference/guide.md",
+                "scripts/run.sh",
+                "scripts/gone.py",
+                "scripts/",
+                "other/caf\u{e9}/x.md",
+                "other/caf\u{e9}/y.md",
+                "other/z.md",
+                "linked/r.md",
+                "linked/q.md",
+                "dangling",
+                "node_modules/x",
+                "nope~1.md",
+                "trailing.",
+                "agents/openai.yaml",
+            ],
+        );
+        let lacking: Vec<&str> = said.iter().filter(|(_, l)| *l).map(|(p, _)| p.as_str()).collect();
+        // Missing under listed folders: certain. Below a link, under a name that differs only in
+        // case, in a folder with a non-ASCII name, a short-name or trailing-dot spelling: the stat
+        // decides.
+        assert_eq!(
+            lacking,
+            [
+                "references/missing.md",
+                "references/deep/b.md",
+                "reference/guide.md",
+                "scripts/gone.py",
+                "agents/openai.yaml"
+            ]
+        );
+    }
+
+    /// `in_sibling` answers as a stat of every candidate folder would.
+    #[cfg(unix)]
+    #[test]
+    fn a_neighbours_copy_is_found_as_a_stat_of_each_folder_finds_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let files = [
+            "a/SKILL.md",
+            "b/references/other.md",
+            "c/references/guide.md",
+            "d/references/guide.md",
+            "e/scripts/x/run.sh",
+            "f/Scripts/x/run.sh",
+            "g/references/caf\u{e9}.md",
+        ];
+        for f in files {
+            std::fs::create_dir_all(root.join(f).parent().unwrap()).unwrap();
+            std::fs::write(root.join(f), "x").unwrap();
+        }
+        std::os::unix::fs::symlink("/nowhere", root.join("b/references/guide.md")).unwrap();
+        std::os::unix::fs::symlink(root.join("e/scripts"), root.join("h-scripts")).unwrap();
+        std::fs::create_dir_all(root.join("h")).unwrap();
+        std::os::unix::fs::symlink(root.join("e/scripts"), root.join("h/scripts")).unwrap();
+        let parent = root.to_string_lossy().into_owned();
+        let subject = Subject {
+            path: format!("{parent}/a/SKILL.md"),
+            kind: SubjectKind::Bundle { dir: format!("{parent}/a"), entry: "a".into() },
+            node_mode: false,
+            checked: None,
+        };
+        let neighbours = Neighbours::default();
+        for target in [
+            "references/guide.md",
+            "./references/guide.md",
+            "references/other.md",
+            "references/none.md",
+            "references/caf\u{e9}.md",
+            "scripts/x/run.sh",
+            "scripts/x/none.sh",
+            "Scripts/x/run.sh",
+            "references/../scripts/x/run.sh",
+            "references/",
+        ] {
+            let brute = {
+                let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").unwrap();
+                let mut folders: Vec<String> = std::fs::read_dir(root)
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n != "a" && std::fs::symlink_metadata(root.join(n).join(first)).is_ok())
+                    .collect();
+                folders.sort();
+                folders
+                    .into_iter()
+                    .find(|n| std::fs::metadata(platform::join(&platform::join(&parent, n), target)).is_ok())
+                    .map(|n| (n.clone(), format!("../{n}/{target}")))
+            };
+            assert_eq!(in_sibling(&subject, target, &neighbours), brute, "{target}");
+        }
     }
 
     #[test]

@@ -120,6 +120,12 @@ pub fn reread(path: &str) -> Option<SourceText> {
 /// Lint one skill file: the check discovery already made of it, or read it now (a file named
 /// on the command line is read the plain-Node way).
 pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
+    check_file_listed(subject, opts, None)
+}
+
+/// [`check_file`], with the skill folder's listings ([`Listed`](super::bundle::Listed)) when
+/// its links were just walked: a file they show missing costs no stat.
+pub fn check_file_listed(subject: &Subject, opts: &CheckOptions, listed: Option<&super::bundle::Listed>) -> FileResult {
     if let Some(done) = subject.checked.as_ref().and_then(|c| c.take())
         && let Ok(done) = done.downcast::<FileResult>()
     {
@@ -181,7 +187,7 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
             return result;
         }
     };
-    check_bytes(subject, bytes, None, opts)
+    check_bytes_listed(subject, bytes, None, opts, listed)
 }
 
 /// Lint one skill file's bytes; `yaml` is discovery's parse of its frontmatter, when it made one.
@@ -191,6 +197,18 @@ pub fn check_bytes(
     bytes: Vec<u8>,
     yaml: Option<&Result<yaml::Parsed, yaml::YamlError>>,
     opts: &CheckOptions,
+) -> FileResult {
+    check_bytes_listed(subject, bytes, yaml, opts, None)
+}
+
+/// [`check_bytes`], with the skill folder's listings ([`check_file_listed`]).
+#[allow(clippy::result_large_err)]
+pub fn check_bytes_listed(
+    subject: &Subject,
+    bytes: Vec<u8>,
+    yaml: Option<&Result<yaml::Parsed, yaml::YamlError>>,
+    opts: &CheckOptions,
+    listed: Option<&super::bundle::Listed>,
 ) -> FileResult {
     let mut result = FileResult::default();
     let path = subject.path.as_str();
@@ -292,6 +310,7 @@ pub fn check_bytes(
         key_index: std::cell::OnceCell::new(),
         key_lines_cache: std::cell::OnceCell::new(),
         opts,
+        listed,
     };
     let verdict = match (&split, yaml_result) {
         (Ok(fm), Some(parsed)) => skillfile::validate_parsed(harness_text, fm.clone(), parsed.as_ref(), false),
@@ -411,6 +430,8 @@ struct Ctx<'a> {
     /// The top-level `key: value` lines, when the YAML did not parse (computed once).
     key_lines_cache: std::cell::OnceCell<Vec<KeyLine>>,
     opts: &'a CheckOptions,
+    /// The skill folder's listings, when its links were just walked.
+    listed: Option<&'a super::bundle::Listed>,
 }
 
 impl<'a> Ctx<'a> {
@@ -671,7 +692,7 @@ impl<'a> Ctx<'a> {
                 manual_only,
                 key_span: if manual_only { self.key_span("disable-model-invocation") } else { None },
             };
-            findings.extend(super::codex::check(dir, &skill));
+            findings.extend(super::codex::check(dir, &skill, self.listed));
         }
         // The catalog's whitespace collapse, computed once for the rules that need it.
         let normalized = description.as_deref().map(js::collapse_whitespace);
@@ -1603,6 +1624,7 @@ impl<'a> Ctx<'a> {
             body,
             self.file(fm.body.start),
             &self.opts.neighbours,
+            self.listed,
         ));
         findings.extend(super::content::check(self.path, &self.src.text, self.file_range(&fm.body)));
     }

@@ -58,8 +58,11 @@ pub struct Frontmatter<'a> {
 }
 
 /// Findings for the `agents/openai.yaml` of the skill folder `dir`, if it has one.
-pub fn check(dir: &str, skill: &Frontmatter<'_>) -> Vec<Finding> {
+pub fn check(dir: &str, skill: &Frontmatter<'_>, listed: Option<&super::bundle::Listed>) -> Vec<Finding> {
     let path = platform::join(&platform::join(dir, "agents"), "openai.yaml");
+    if super::bundle::Listed::lacks_path(listed, dir, &path) {
+        return Vec::new();
+    }
     let Ok(meta) = std::fs::metadata(&path) else { return Vec::new() };
     if !meta.is_file() || meta.len() > MAX_BYTES {
         return Vec::new();

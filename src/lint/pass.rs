@@ -66,9 +66,12 @@ pub fn keep_what_lint_needs(
 }
 
 /// Lint's check of a skill folder that the tree walk finds outside the roots, made on the
-/// walker thread that finds it, while the walk goes on: its `SKILL.md` checked as the unit it
-/// installs as (trimmed as [`InPass`] trims) and the folder's symbolic links
-/// ([`check_symlinks`](super::bundle::check_symlinks)). [`tree_targets`](super::targets::tree_targets)
+/// walker thread that finds it, while the walk goes on: the folder's symbolic links
+/// ([`check_symlinks`](super::bundle::check_symlinks)), walked first so that the check of its
+/// `SKILL.md` (as the unit it installs as, trimmed as [`InPass`] trims) answers "is it there"
+/// from the walk's listings. (Discovery's [`InPass`] leaves the links to lint's run: walked
+/// during discovery, their short-lived listings raised the peak memory by more than the stats
+/// they save.) [`tree_targets`](super::targets::tree_targets)
 /// hands it to the skill's subject; [`unwrap_walked`] takes the links back out.
 #[derive(Debug)]
 pub struct Walked {
@@ -93,9 +96,9 @@ impl TreeCheck {
                 return None;
             }
             let subject = super::subject::folder_subject(dir);
-            let mut result = super::check::check_file(&subject, &opts);
+            let (links, listed) = super::bundle::check_symlinks_listed(&subject);
+            let mut result = super::check::check_file_listed(&subject, &opts, listed.as_ref());
             keep_what_lint_needs(&mut result, &subject.path, &config, &opts.compat);
-            let links = super::bundle::check_symlinks(&subject);
             Some(Box::new(Walked { result, links }) as Box<dyn std::any::Any + Send>)
         })
     }
