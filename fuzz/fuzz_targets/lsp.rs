@@ -8,7 +8,7 @@
 //! Input: a flag byte (bit 0: UTF-8 positions rather than UTF-16; the rest: the read size),
 //! then the stream.
 #![no_main]
-use dsh_skills::commands::lint::Options;
+use dsh_skills::lint::run::Options;
 use dsh_skills::engine::catalog::DEFAULT_DESCRIPTION_MAX_LENGTH;
 use dsh_skills::engine::discover::{Environment, ProviderConfig};
 use dsh_skills::engine::snapshot::Settings;
