@@ -21,12 +21,17 @@ use std::sync::{Arc, Mutex};
 /// Exit status when a `--fail-on` kind of change is found.
 pub const EXIT_FAIL_ON: u8 = 1;
 
-/// Rules that look beside the skill file on disk (references, links): at a commit they would
-/// see the working tree, so the diff leaves them out of its lint comparison.
+/// Rules that look beside the skill file on disk (references, links, Codex's
+/// `agents/openai.yaml`): at a commit they would see the working tree, so the diff leaves them
+/// out of its lint comparison. (It is also why one check of a file that is the same at both
+/// states serves both: what these rules read is not part of [`Place`] or the bytes.)
 const BESIDE_THE_FILE: &[&crate::lint::rules::Rule] = &[
     &crate::lint::bundle::BROKEN_REFERENCE,
     &crate::lint::bundle::REFERENCE_ESCAPES_BUNDLE,
     &crate::lint::bundle::SYMLINK_ESCAPES_BUNDLE,
+    &crate::lint::codex::OPENAI_YAML_INVALID,
+    &crate::lint::codex::OPENAI_YAML_IGNORED_FIELD,
+    &crate::lint::codex::INVOCATION_POLICY_MISMATCH,
 ];
 
 /// Entry-level rules whose search walks the disk beside discovery (folders nested in a root):

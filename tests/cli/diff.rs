@@ -349,3 +349,31 @@ fn lint_findings_of_unchanged_moved_and_changed_files() {
     assert!(!mismatch(&lint_items(&v, "new"), "steady") && !mismatch(&lint_items(&v, "fixed"), "steady"), "{v:#}");
     assert!(mismatch(&lint_items(&v, "new"), "steady-copy"), "{v:#}");
 }
+
+/// Codex's `agents/openai.yaml` is read beside the skill file on disk, so at a commit lint would
+/// see the working tree's: its rules are left out of the comparison, as the references are.
+/// (Here the base commit has no `openai.yaml`; read from the working tree, its policy would
+/// disagree with the base's frontmatter and a mismatch would be "fixed" at the head.)
+#[test]
+fn codex_rules_are_left_out_of_the_comparison() {
+    let r = repo();
+    let d = &r.dir;
+    write(d, ".agents/skills/a/SKILL.md", &skill("a", "A.", "a"));
+    let base = commit(d, "base");
+    write(d, ".agents/skills/a/SKILL.md", "---\nname: a\ndescription: A.\ndisable-model-invocation: true\n---\na\n");
+    write(d, ".agents/skills/a/agents/openai.yaml", "policy:\n  allow_implicit_invocation: false\n");
+    let head = commit(d, "manual only, for Codex too");
+    for args in [vec![base.as_str(), head.as_str()], vec![head.as_str(), base.as_str()], vec![base.as_str()]] {
+        let (v, _) = diff(&r, &args);
+        for which in ["new", "fixed"] {
+            let codex: Vec<_> = lint_items(&v, which)
+                .into_iter()
+                .filter(|(rule, _)| {
+                    ["invocation-policy-mismatch", "openai-yaml-invalid", "openai-yaml-ignored-field"]
+                        .contains(&rule.as_str())
+                })
+                .collect();
+            assert!(codex.is_empty(), "{args:?} {which}: {codex:?}\n{v:#}");
+        }
+    }
+}
