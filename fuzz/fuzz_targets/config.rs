@@ -14,9 +14,10 @@
 //!
 //! Flag bits: 1 the headless profile, 2 `--preset mine`, 4 pass the `--patch` overlay.
 #![no_main]
-use dsh_skills::engine::config::{self, Flags, Profile, dialect, files, patch, report, shipped};
+use dsh_skills::engine::config::{self, Flags, Profile, dialect, files, patch, shipped};
 use dsh_skills::engine::discover::Environment;
 use dsh_skills::lint::config::Config;
+use dsh_skills::render::config as report;
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;

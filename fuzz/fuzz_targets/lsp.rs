@@ -8,10 +8,10 @@
 //! Input: a flag byte (bit 0: UTF-8 positions rather than UTF-16; the rest: the read size),
 //! then the stream.
 #![no_main]
-use dsh_skills::lint::run::Options;
 use dsh_skills::engine::catalog::DEFAULT_DESCRIPTION_MAX_LENGTH;
 use dsh_skills::engine::discover::{Environment, ProviderConfig};
 use dsh_skills::engine::snapshot::Settings;
+use dsh_skills::lint::run::Options;
 use dsh_skills::lsp::server::{self, Shared};
 use dsh_skills::lsp::text::Encoding;
 use dsh_skills::lsp::transport::{self, Frame, FramingError, LOG_EXCERPT};
