@@ -556,11 +556,14 @@ fn links_in_a_root(extra: &[&str]) {
     assert_eq!((e["outcome"].as_str(), e["reason"].as_str()), (Some("nothing"), Some("digest-unchanged")), "{e:#}");
 
     symlink(tmp.path().join("nowhere"), root.join("dangling")).unwrap();
+    // Polling may name the root too (its listing changed), before the link.
+    let names_link =
+        |e: &Value| e["changed"].as_array().unwrap().iter().any(|c| c == root.join("dangling").to_str().unwrap());
     let e = w.change("a dangling link created");
-    assert_eq!(e["changed"][0], root.join("dangling").to_str().unwrap(), "{e:#}");
+    assert!(names_link(&e), "{e:#}");
     std::fs::remove_file(root.join("dangling")).unwrap();
     let e = w.change("the dangling link removed");
-    assert_eq!(e["changed"][0], root.join("dangling").to_str().unwrap(), "{e:#}");
+    assert!(names_link(&e), "{e:#}");
 
     symlink(&elsewhere, root.join("beta")).unwrap();
     let e = w.change("a link to a skill folder elsewhere");
