@@ -33,6 +33,7 @@ use icu_provider::prelude::*;
 use icu_time::TimeZone as Bcp47Zone;
 use icu_time::provider::TimezonePeriodsV1;
 use icu_time::zone::{IanaParser, TimeZoneVariant, ZoneNameTimestamp};
+use npm_yaml::js::value::{civil_from_days, days_from_civil};
 use std::sync::OnceLock;
 
 /// The process's time zone and ICU locale, as the harness would see them.
@@ -284,16 +285,6 @@ fn equivalent_time(ms: i64) -> i64 {
     (days_from_civil(eq_year, month, 1) + day - 1) * 86_400_000 + in_day
 }
 
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
 fn periods() -> &'static icu_time::provider::TimezonePeriods<'static> {
     static P: OnceLock<&'static icu_time::provider::TimezonePeriods<'static>> = OnceLock::new();
     P.get_or_init(|| {
@@ -303,20 +294,6 @@ fn periods() -> &'static icu_time::provider::TimezonePeriods<'static> {
             .and_then(|r: DataResponse<TimezonePeriodsV1>| r.payload.get_static())
             .expect("time zone periods are compiled in")
     })
-}
-
-/// The proleptic Gregorian (year, month 1–12, day) of a count of days since 1970-01-01.
-pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]

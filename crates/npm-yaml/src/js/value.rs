@@ -236,8 +236,9 @@ impl Value {
 
 const MS_PER_DAY: f64 = 86_400_000.0;
 
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    // Howard Hinnant's algorithm; m in 1..=12
+/// Days since 1970-01-01 of a proleptic Gregorian (year, month 1–12, day): Howard Hinnant's
+/// algorithm, the inverse of [`civil_from_days`].
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = if y >= 0 { y } else { y - 399 } / 400;
     let yoe = y - era * 400;
