@@ -4,8 +4,13 @@
 //!
 //! Fields, from Claude Code's plugin and marketplace references and real marketplaces:
 //! a marketplace's `plugins[]` each have a `name` and a `source`, either a path relative to the
-//! marketplace root (the folder holding `.claude-plugin/`), after `metadata.pluginRoot` when
-//! that is set, or an object naming a remote source (not checked here); a plugin entry or a
+//! marketplace root (the folder holding `.claude-plugin/`), starting with `./`, or an object
+//! naming a remote source (not checked here). Claude Code's reference describes
+//! `metadata.pluginRoot` as a base prepended to relative sources, but Claude Code itself does
+//! not apply it: a `./x` source is read from the marketplace root, and a bare `x` fails its
+//! schema (`plugins.N.source: Invalid input`; anthropics/claude-code#68936, reproduced by its
+//! maintainers, and marketplaces that dropped `pluginRoot` after installs failed). So a source
+//! is resolved from the marketplace root, and `pluginRoot` only helps name the fix. A plugin entry or a
 //! plugin's `plugin.json` may declare `skills`, a path or a list of paths relative to the
 //! plugin root, each a skill folder or a folder of skill folders, in addition to the plugin's
 //! default `skills/` folder.
@@ -54,6 +59,12 @@ fn strip_at(e: &serde_json::Error) -> String {
 }
 
 fn invalid(file: &str, message: String) -> Finding {
+    invalid_unhelped(file, message)
+        .help("fix the JSON (a JSON validator or `python3 -m json.tool FILE` names the first problem)")
+}
+
+/// [`invalid`] without its help, for a caller that knows the fix.
+fn invalid_unhelped(file: &str, message: String) -> Finding {
     Finding::new(
         &MANIFEST_INVALID,
         file,
@@ -61,7 +72,6 @@ fn invalid(file: &str, message: String) -> Finding {
         "the harness does not read plugin manifests, but Claude Code and the skill installers that do fail on this \
          file, and no skill it lists is installed",
     )
-    .help("fix the JSON (a JSON validator or `python3 -m json.tool FILE` names the first problem)")
 }
 
 /// The line of the first occurrence of `needle` (a JSON string as written) in `text`.
@@ -73,6 +83,14 @@ fn line_of(text: &str, needle: &str) -> Option<usize> {
 
 fn at_line(text: &str, needle: &str) -> String {
     line_of(text, needle).map_or(String::new(), |l| format!(" (line {l})"))
+}
+
+/// `base` and `path` (manifest paths, `/`-separated) joined as a manifest writes a local source:
+/// `./plugins` and `./docs` → `./plugins/docs`.
+fn relative_join(base: &str, path: &str) -> String {
+    let parts = [base, path].map(|p| p.trim_start_matches("./").trim_matches('/'));
+    let joined: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty() && *p != ".").collect();
+    format!("./{}", joined.join("/"))
 }
 
 /// A relative path of a manifest, resolved against `base`; `None` for an absolute or remote one.
@@ -143,6 +161,12 @@ fn plugin_skills(
 }
 
 fn missing(file: &str, message: String, dir: &str) -> Finding {
+    missing_unhelped(file, message, dir)
+        .help("correct the path (relative to the plugin root, starting with `./`), or remove the entry")
+}
+
+/// [`missing`] without its help, for a caller that knows the fix.
+fn missing_unhelped(file: &str, message: String, dir: &str) -> Finding {
     Finding::new(
         &MANIFEST_MISSING_PATH,
         file,
@@ -151,7 +175,6 @@ fn missing(file: &str, message: String, dir: &str) -> Finding {
          installed",
     )
     .related(dir, None, "the path, resolved")
-    .help("correct the path (relative to the plugin root, starting with `./`), or remove the entry")
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -174,9 +197,9 @@ fn marketplace(file: &str, text: &str, value: &Value, root: &str, tree: &Tree, o
         out.push(invalid(file, format!("`plugins` is {}, not a list", kind(plugins))));
         return;
     };
-    let base = match value.get("metadata").and_then(|m| m.get("pluginRoot")) {
-        Some(Value::String(r)) => local(root, r).unwrap_or_else(|| root.to_string()),
-        _ => root.to_string(),
+    let plugin_root = match value.get("metadata").and_then(|m| m.get("pluginRoot")) {
+        Some(Value::String(r)) => Some(r.as_str()),
+        _ => None,
     };
     // (plugin root, whether it lists its skills)
     let mut local_plugins: Vec<(String, bool)> = Vec::new();
@@ -199,13 +222,42 @@ fn marketplace(file: &str, text: &str, value: &Value, root: &str, tree: &Tree, o
                 continue;
             }
         };
-        let Some(dir) = local(&base, source) else { continue };
-        if !std::fs::metadata(&dir).is_ok_and(|m| m.is_dir()) {
-            out.push(missing(
+        let Some(dir) = local(root, source) else { continue };
+        let is_dir = |d: &str| std::fs::metadata(d).is_ok_and(|m| m.is_dir());
+        // The folder the author may have meant: under `metadata.pluginRoot`, or at the root.
+        let meant = || {
+            let under = plugin_root.map(|r| relative_join(r, source));
+            under.into_iter().chain([relative_join(".", source)]).find(|p| local(root, p).is_some_and(|d| is_dir(&d)))
+        };
+        if !(source.starts_with("./") || source.starts_with("../")) {
+            let finding = invalid_unhelped(
                 file,
-                format!("{label}'s `source` `{source}`{} does not exist", at_line(text, source)),
-                &dir,
-            ));
+                format!(
+                    "{label}'s `source` `{source}`{} does not start with `./`: Claude Code rejects the marketplace \
+                     (`plugins.{i}.source: Invalid input`)",
+                    at_line(text, source)
+                ),
+            );
+            out.push(match meant() {
+                Some(p) => finding.help(format!(
+                    "write `\"source\": \"{p}\"` (a local source is a path from the marketplace root, starting with \
+                     `./`; Claude Code does not prepend `metadata.pluginRoot`)"
+                )),
+                None => {
+                    finding.help("write the plugin's folder as a path from the marketplace root, starting with `./`")
+                }
+            });
+            continue;
+        }
+        if !is_dir(&dir) {
+            let message = format!("{label}'s `source` `{source}`{} does not exist", at_line(text, source));
+            out.push(match (plugin_root, meant()) {
+                (Some(_), Some(p)) => missing_unhelped(file, message, &dir).help(format!(
+                    "write `\"source\": \"{p}\"`: Claude Code reads `source` from the marketplace root and does not \
+                     prepend `metadata.pluginRoot`"
+                )),
+                _ => missing(file, message, &dir),
+            });
             continue;
         }
         let lists = plugin.get("skills").is_some_and(|s| !s.is_null());
@@ -245,7 +297,8 @@ crate::lint::rules::declare_rules! {
         "The harness does not read plugin manifests, but Claude Code and the skill installers \
          that install a repository's skills through them do: a file that is not JSON, a \
          marketplace without a `plugins` list, a plugin `source` that is neither a path nor a \
-         source object, or `skills` that is neither a path nor a list of paths makes them fail, \
+         source object (or a path that does not start with `./`, which Claude Code's schema \
+         rejects), or `skills` that is neither a path nor a list of paths makes them fail, \
          and the skills are not installed. The finding names the line and column.",
         "Fix the JSON at the line the finding names.",
     );
@@ -255,10 +308,13 @@ crate::lint::rules::declare_rules! {
         Suspicious,
         "A plugin manifest names a plugin source or a skill path that does not exist or holds no \
          skill.",
-        "A marketplace's local plugin `source` (relative to the marketplace root, after \
-         `metadata.pluginRoot`) and a plugin's `skills` paths (relative to the plugin root, each a \
-         skill folder or a folder of skill folders) must exist: installing the plugin fails or \
-         installs no skill from the path.",
+        "A marketplace's local plugin `source` (relative to the marketplace root) and a plugin's \
+         `skills` paths (relative to the plugin root, each a skill folder or a folder of skill \
+         folders) must exist: installing the plugin fails or installs no skill from the path. \
+         Claude Code reads a `source` from the marketplace root and does not prepend \
+         `metadata.pluginRoot`, though its reference says it does \
+         (anthropics/claude-code#68936): the finding names the folder under `pluginRoot` that \
+         the source was probably meant to be.",
         "Correct the path (relative, starting with `./`) or remove the entry.",
     );
     MANIFEST_UNLISTED_SKILL = rule(

@@ -297,6 +297,48 @@ fn manifests_and_same_names_are_checked() {
     assert!(messages.iter().any(|m| m.contains("plugin.json") && m.contains("a number")), "{messages:#?}");
 }
 
+/// Claude Code reads a plugin `source` from the marketplace root and does not prepend
+/// `metadata.pluginRoot` (though its reference says so), and rejects a source without `./`:
+/// a source written as the reference suggests is reported with the path that works, and
+/// writing that path (the help's edit, applied) leaves no manifest finding.
+#[test]
+fn plugin_sources_resolve_from_the_marketplace_root_and_the_fix_works() {
+    let t = layout("marketplace");
+    let r = t.root.join("repo");
+    skill(&r, "plugins/docs/skills/writer", "writer");
+    let manifest = |source: &str| {
+        format!(
+            "{{\n  \"name\": \"m\",\n  \"metadata\": {{\"pluginRoot\": \"./plugins\"}},\n  \"plugins\": [\n    \
+             {{\"name\": \"docs\", \"source\": \"{source}\"}}\n  ]\n}}\n"
+        )
+    };
+    let manifest_findings = |v: &Value| -> Vec<Value> {
+        findings(v).into_iter().filter(|f| f["rule"].as_str().unwrap().starts_with("manifest-")).collect()
+    };
+    // As real marketplaces write it (pluginRoot set, the source the full path): nothing to say.
+    write(&r, ".claude-plugin/marketplace.json", &manifest("./plugins/docs"));
+    let (_, v) = t.json(&["lint", "--format", "json"]);
+    assert_eq!(manifest_findings(&v), Vec::<Value>::new(), "{v:#}");
+    // As the reference suggests: `./docs` under pluginRoot, and the bare `docs`.
+    for (source, rule) in [("./docs", "manifest-missing-path"), ("docs", "manifest-invalid")] {
+        write(&r, ".claude-plugin/marketplace.json", &manifest(source));
+        let (code, v) = t.json(&["lint", "--format", "json"]);
+        assert_eq!(code, 1, "{v:#}");
+        let found = manifest_findings(&v);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0]["rule"], rule, "{found:#?}");
+        let help = found[0]["help"][0].as_str().unwrap();
+        let edit = help.split('`').nth(1).expect("the help quotes the edit");
+        assert_eq!(edit, "\"source\": \"./plugins/docs\"", "{help}");
+        // Apply the edit.
+        let text = manifest(source).replace(&format!("\"source\": \"{source}\""), edit);
+        write(&r, ".claude-plugin/marketplace.json", &text);
+        let (_, after) = t.json(&["lint", "--format", "json"]);
+        assert_eq!(manifest_findings(&after), Vec::<Value>::new(), "{after:#}");
+        assert_eq!(after["summary"]["errors"], v["summary"]["errors"].as_u64().unwrap() - 1, "{after:#}");
+    }
+}
+
 /// Apply a remedy in `tree`: the extra arguments the harness needs afterwards.
 fn apply(action: &Value) -> Vec<String> {
     match action["kind"].as_str().unwrap() {
