@@ -93,6 +93,9 @@ pub struct Tree {
     /// Claude Code plugin manifests (`.claude-plugin/marketplace.json`, `.claude-plugin/plugin.json`),
     /// sorted.
     pub manifests: Vec<String>,
+    /// `SKILL.md` files that are symbolic links pointing at nothing (a mirror for another agent
+    /// left behind when the skills moved), sorted: no agent loads these folders.
+    pub dangling: Vec<String>,
     /// Folders not entered, by name, with how many of each.
     pub skipped: BTreeMap<String, usize>,
     /// Entries read.
@@ -140,6 +143,7 @@ struct Walk {
     found: Mutex<Vec<Found>>,
     root_shaped: Mutex<Vec<String>>,
     manifests: Mutex<Vec<String>>,
+    dangling: Mutex<Vec<String>>,
     skipped: Mutex<BTreeMap<String, usize>>,
     entries: AtomicUsize,
     dirs: AtomicUsize,
@@ -167,7 +171,15 @@ impl Walk {
             // followed only when there is one.
             let skill = platform::join(path, "SKILL.md");
             let (is_skill, linked) = match std::fs::symlink_metadata(&skill) {
-                Ok(m) if m.file_type().is_symlink() => (std::fs::metadata(&skill).is_ok_and(|m| m.is_file()), true),
+                Ok(m) if m.file_type().is_symlink() => match std::fs::metadata(&skill) {
+                    Ok(m) => (m.is_file(), true),
+                    Err(_) => {
+                        if !self.prune.contains(platform::dirname(path).as_str()) {
+                            lock(&self.dangling).push(skill);
+                        }
+                        (false, true)
+                    }
+                },
                 Ok(m) => (m.is_file(), false),
                 Err(_) => (false, false),
             };
@@ -213,6 +225,7 @@ pub fn scan_with_budget(top: &str, prune: &[String], budget: usize, check: Optio
         found: Mutex::new(Vec::new()),
         root_shaped: Mutex::new(Vec::new()),
         manifests: Mutex::new(Vec::new()),
+        dangling: Mutex::new(Vec::new()),
         skipped: Mutex::new(BTreeMap::new()),
         entries: AtomicUsize::new(0),
         dirs: AtomicUsize::new(0),
@@ -261,6 +274,7 @@ pub fn scan_with_budget(top: &str, prune: &[String], budget: usize, check: Optio
         checked,
         root_shaped: walk.root_shaped.into_inner().unwrap_or_else(|e| e.into_inner()),
         manifests: walk.manifests.into_inner().unwrap_or_else(|e| e.into_inner()),
+        dangling: walk.dangling.into_inner().unwrap_or_else(|e| e.into_inner()),
         skipped: walk.skipped.into_inner().unwrap_or_else(|e| e.into_inner()),
         entries: walk.entries.load(Ordering::Relaxed).min(budget),
         dirs: walk.dirs.load(Ordering::Relaxed),
@@ -268,6 +282,7 @@ pub fn scan_with_budget(top: &str, prune: &[String], budget: usize, check: Optio
     };
     tree.root_shaped.sort();
     tree.manifests.sort();
+    tree.dangling.sort();
     if stopped {
         tree.stopped = Some(format!(
             "the search for skill folders in {top} stopped after {budget} entries; lint a smaller folder \

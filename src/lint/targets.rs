@@ -594,6 +594,9 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
     let added = t.subjects.len() - before;
     let new_paths: Vec<String> = t.subjects[before..].iter().map(|s| s.path.clone()).collect();
     t.findings.extend(super::manifest::check(tree, within));
+    for link in tree.dangling.iter().filter(|l| inside(l, within)) {
+        t.findings.push(dangling_skill_md(tree, link));
+    }
     let outside = t.outside.get_or_insert_with(Outside::default);
     outside.paths.extend(new_paths);
     outside.mirrored.extend(mirrored);
@@ -613,6 +616,38 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
         o.skills += added;
     }
     added
+}
+
+/// A `SKILL.md` outside the roots that is a symbolic link to nothing: no agent loads the
+/// folder. A mirror for another agent (`.gemini/skills/x/SKILL.md`) is often left behind when
+/// the skills move; when the tree holds exactly one skill folder of the link's folder name, the
+/// help relinks to it.
+fn dangling_skill_md(tree: &crate::analysis::tree::Tree, link: &str) -> Finding {
+    use crate::analysis::unscanned::{relative, sh};
+    let target = std::fs::read_link(link).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = platform::dirname(link);
+    let name = |d: &str| d.rsplit_once(platform::SEP).map_or(d, |(_, n)| n).to_string();
+    let folder = name(&dir);
+    let mut same: Vec<&crate::analysis::tree::TreeSkill> =
+        tree.skills.iter().filter(|s| !s.linked && name(&s.dir) == folder).collect();
+    let finding = Finding::new(
+        &DANGLING_SYMLINK,
+        link,
+        format!("`SKILL.md` is a symbolic link to `{target}`, which does not exist"),
+        "this folder has no `SKILL.md` for any agent to load (a mirror left behind when the skill moved?): read in \
+         place or installed, the skill is missing",
+    );
+    match (same.pop(), same.is_empty()) {
+        (Some(skill), true) => {
+            let to = relative(&dir, &skill.file());
+            finding.related(&skill.dir, None, "the skill folder of the same name").help(format!(
+                "point the link at it: `ln -sf {} {}`",
+                sh(&to),
+                sh(link)
+            ))
+        }
+        _ => finding.help("fix or remove the link"),
+    }
 }
 
 /// `unscanned-skill-folder` findings, one per folder (intentional ones left out), and one note
@@ -978,7 +1013,11 @@ crate::lint::rules::declare_rules! {
             "A symbolic link in a root, or a `SKILL.md` link, points at nothing.",
             "In project, custom and user roots the harness drops an entry whose link dangles \
              without a word, so the skill silently disappears. In the bundled root it logs \"failed \
-             to follow symbolic link\" and skips the entry.",
+             to follow symbolic link\" and skips the entry. Outside the roots, a skill folder \
+             whose `SKILL.md` link dangles (a mirror for another agent, such as \
+             `.gemini/skills/<name>/SKILL.md`, left behind when the skills moved) is loaded by no \
+             agent; when the repository holds one skill folder of the same name, the help \
+             relinks to it.",
             "Fix or remove the link.",
         ),
         "an error in the bundled root, where the harness warns and skips the entry",

@@ -339,6 +339,43 @@ fn plugin_sources_resolve_from_the_marketplace_root_and_the_fix_works() {
     }
 }
 
+/// A mirror for another agent left behind when the skills moved: its `SKILL.md` links to
+/// nothing. The walk reports it (it used to pass over it without a word), and where the
+/// repository holds one skill folder of that name, the help's `ln -sf` relinks it: run, the
+/// finding goes and the folder becomes a mirror of the skill.
+#[test]
+fn a_dangling_skill_md_link_is_reported_and_the_relink_works() {
+    let t = layout("mirrors");
+    let r = t.root.join("repo");
+    skill(&r, "team/skills/moved", "moved");
+    fs::create_dir_all(r.join(".gemini/skills/moved")).unwrap();
+    link(&r, ".gemini/skills/moved/SKILL.md", "../../../moved/SKILL.md");
+    fs::create_dir_all(r.join(".gemini/skills/gone")).unwrap();
+    link(&r, ".gemini/skills/gone/SKILL.md", "../../../gone/SKILL.md");
+    let (_, v) = t.json(&["lint", "--format", "json"]);
+    let dangling: Vec<Value> = findings(&v).into_iter().filter(|f| f["rule"] == "dangling-symlink").collect();
+    assert_eq!(dangling.len(), 2, "{dangling:#?}");
+    let gone = dangling.iter().find(|f| f["path"].as_str().unwrap().contains("/gone/")).unwrap();
+    assert_eq!(gone["help"][0], "fix or remove the link", "{gone:#}");
+    let moved = dangling.iter().find(|f| f["path"].as_str().unwrap().contains("/moved/")).unwrap();
+    let help = moved["help"][0].as_str().unwrap();
+    let command = help.split('`').nth(1).unwrap();
+    assert!(command.starts_with("ln -sf ../../../team/skills/moved/SKILL.md "), "{help}");
+    let ran = std::process::Command::new("sh").arg("-c").arg(command).current_dir(&r).status().unwrap();
+    assert!(ran.success());
+    let (_, after) = t.json(&["lint", "--format", "json"]);
+    let left: Vec<Value> = findings(&after).into_iter().filter(|f| f["rule"] == "dangling-symlink").collect();
+    assert_eq!(left.len(), 1, "{left:#?}");
+    assert!(left[0]["path"].as_str().unwrap().contains("/gone/"), "{left:#?}");
+    assert_eq!(after["summary"]["errors"], v["summary"]["errors"], "{after:#}");
+    let mirrored = after["outsideRoots"]["mirrored"].as_array().unwrap();
+    assert!(
+        mirrored.iter().any(|m| m["dir"].as_str().unwrap().ends_with("team/skills/moved")
+            && m["mirrors"][0].as_str().unwrap().ends_with(".gemini/skills/moved")),
+        "{after:#}"
+    );
+}
+
 /// Apply a remedy in `tree`: the extra arguments the harness needs afterwards.
 fn apply(action: &Value) -> Vec<String> {
     match action["kind"].as_str().unwrap() {
