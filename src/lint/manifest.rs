@@ -102,6 +102,25 @@ fn local(base: &str, path: &str) -> Option<String> {
     Some(joined.trim_end_matches(platform::SEP).to_string())
 }
 
+/// `path` (as the manifest writes it, resolved to `dir`, which does not exist) with its last
+/// part replaced by the one folder beside it that is evidently meant: the same name but for
+/// case and separators (`activecampaign` for `active-campaign`). A name one letter away is
+/// often another thing (`canva` is not `canvas`, `brevo` not `brex`): no guess.
+fn near(path: &str, dir: &str) -> Option<String> {
+    let (prefix, last) = path.trim_end_matches('/').rsplit_once('/')?;
+    let bare = |n: &str| n.chars().filter(|c| !matches!(c, '-' | '_' | '.' | ' ')).collect::<String>().to_lowercase();
+    let wanted = bare(last);
+    let mut meant: Vec<String> = Vec::new();
+    for e in std::fs::read_dir(platform::dirname(dir)).ok()?.flatten().take(10_000) {
+        let (Ok(name), true) = (e.file_name().into_string(), e.path().is_dir()) else { continue };
+        let got = bare(&name);
+        if got == wanted {
+            meant.push(name);
+        }
+    }
+    (meant.len() == 1).then(|| format!("{prefix}/{}", meant[0]))
+}
+
 fn holds_skill(dir: &str) -> bool {
     let is_file = |p: String| std::fs::metadata(p).is_ok_and(|m| m.is_file());
     if is_file(platform::join(dir, "SKILL.md")) {
@@ -147,7 +166,12 @@ fn plugin_skills(
     for p in paths {
         let Some(dir) = local(root, p) else { continue };
         if !std::fs::metadata(&dir).is_ok_and(|m| m.is_dir()) {
-            out.push(missing(file, format!("{what} names `{p}`{}, which does not exist", at_line(text, p)), &dir));
+            let message = format!("{what} names `{p}`{}, which does not exist", at_line(text, p));
+            out.push(match near(p, &dir) {
+                Some(near) => missing_unhelped(file, message, &dir)
+                    .help(format!("write `\"{near}\"` instead, the folder of that name there")),
+                None => missing(file, message, &dir),
+            });
         } else if !holds_skill(&dir) {
             out.push(missing(
                 file,
@@ -251,11 +275,13 @@ fn marketplace(file: &str, text: &str, value: &Value, root: &str, tree: &Tree, o
         }
         if !is_dir(&dir) {
             let message = format!("{label}'s `source` `{source}`{} does not exist", at_line(text, source));
-            out.push(match (plugin_root, meant()) {
-                (Some(_), Some(p)) => missing_unhelped(file, message, &dir).help(format!(
+            out.push(match (plugin_root, meant(), near(source, &dir)) {
+                (Some(_), Some(p), _) => missing_unhelped(file, message, &dir).help(format!(
                     "write `\"source\": \"{p}\"`: Claude Code reads `source` from the marketplace root and does not \
                      prepend `metadata.pluginRoot`"
                 )),
+                (_, _, Some(p)) => missing_unhelped(file, message, &dir)
+                    .help(format!("write `\"source\": \"{p}\"`, the folder of that name there")),
                 _ => missing(file, message, &dir),
             });
             continue;

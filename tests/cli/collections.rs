@@ -339,6 +339,56 @@ fn plugin_sources_resolve_from_the_marketplace_root_and_the_fix_works() {
     }
 }
 
+/// A manifest path that differs from a folder beside it only in case and separators
+/// (`activecampaign` for `active-campaign`, as in a real marketplace) gets that folder as help;
+/// written in, the finding goes. A name one letter from another folder gets no guess.
+#[test]
+fn a_manifest_path_off_by_separators_gets_the_folder_meant() {
+    let t = layout("marketplace");
+    let r = t.root.join("repo");
+    skill(&r, "plugins/doc-writer/skills/writer-one", "writer-one");
+    skill(&r, "plugins/canvas/skills/draw", "draw");
+    let manifest = |source: &str, skills: &str, other: &str| {
+        format!(
+            "{{\n  \"name\": \"m\",\n  \"plugins\": [\n    {{\"name\": \"docs\", \"source\": \"{source}\", \
+             \"skills\": [\"{skills}\"]}},\n    {{\"name\": \"canva\", \"source\": \"{other}\"}}\n  ]\n}}\n"
+        )
+    };
+    let missing = |v: &Value| -> Vec<Value> {
+        findings(v).into_iter().filter(|f| f["rule"] == "manifest-missing-path").collect()
+    };
+    let quoted = |f: &Value| f["help"][0].as_str().unwrap().split('`').nth(1).unwrap().to_string();
+    write(
+        &r,
+        ".claude-plugin/marketplace.json",
+        &manifest("./plugins/DocWriter", "./skills/writer-one", "./plugins/canva"),
+    );
+    let (_, v) = t.json(&["lint", "--format", "json"]);
+    let found = missing(&v);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    let source = found.iter().find(|f| f["message"].as_str().unwrap().contains("DocWriter")).unwrap();
+    assert_eq!(quoted(source), "\"source\": \"./plugins/doc-writer\"", "{source:#}");
+    let canva = found.iter().find(|f| f["message"].as_str().unwrap().contains("canva`")).unwrap();
+    assert!(!canva["help"][0].as_str().unwrap().contains("canvas"), "{canva:#}");
+    // The source fixed, a skills path off the same way.
+    write(
+        &r,
+        ".claude-plugin/marketplace.json",
+        &manifest("./plugins/doc-writer", "./skills/Writer_One", "./plugins/canvas"),
+    );
+    let (_, v) = t.json(&["lint", "--format", "json"]);
+    let found = missing(&v);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(quoted(&found[0]), "\"./skills/writer-one\"", "{:#}", found[0]);
+    write(
+        &r,
+        ".claude-plugin/marketplace.json",
+        &manifest("./plugins/doc-writer", "./skills/writer-one", "./plugins/canvas"),
+    );
+    let (_, v) = t.json(&["lint", "--format", "json"]);
+    assert_eq!(missing(&v), Vec::<Value>::new(), "{v:#}");
+}
+
 /// A mirror for another agent left behind when the skills moved: its `SKILL.md` links to
 /// nothing. The walk reports it (it used to pass over it without a word), and where the
 /// repository holds one skill folder of that name, the help's `ln -sf` relinks it: run, the
