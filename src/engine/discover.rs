@@ -549,6 +549,14 @@ pub struct ProviderScan {
     pub notes: Vec<String>,
 }
 
+/// A hash of a skill file's text, for [`ScanOptions::digest`].
+fn digest_of(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
 /// How much of each skill file a scan keeps, and what it does with it.
 #[derive(Clone, Debug)]
 pub struct ScanOptions {
@@ -560,11 +568,16 @@ pub struct ScanOptions {
     /// read or parsed twice, and no file's bytes outlive its check. The result is kept on its
     /// entry ([`EntryReport::checked`]).
     pub check: Option<std::sync::Arc<dyn FileCheck>>,
+    /// Read each skill file whole and keep a hash of it ([`ParsedSkill::digest`]), even where
+    /// the body is not kept (the watcher's notes). Not with [`ScanOptions::check`].
+    ///
+    /// [`ParsedSkill::digest`]: crate::engine::skillfile::ParsedSkill::digest
+    pub digest: bool,
 }
 
 impl Default for ScanOptions {
     fn default() -> Self {
-        ScanOptions { keep_content: true, check: None }
+        ScanOptions { keep_content: true, check: None, digest: false }
     }
 }
 
@@ -907,6 +920,7 @@ fn process_entry(root: &Root, entry: &Entry, options: &ScanOptions) -> EntryWork
     let keep = match (&options.check, options.keep_content) {
         (Some(_), _) => Keep::Bytes,
         (None, true) => Keep::Whole,
+        (None, false) if options.digest => Keep::Whole,
         (None, false) => Keep::Frontmatter,
     };
     let check = |bytes, yaml| {
@@ -916,7 +930,10 @@ fn process_entry(root: &Root, entry: &Entry, options: &ScanOptions) -> EntryWork
     };
     let (read, parsed, checked) = match textread::read_skill_file(&path, route, keep) {
         Ok(ReadOutcome::Text(text)) => {
-            let parsed = skillfile::parse_skill_text_with(&text, options.keep_content);
+            let mut parsed = skillfile::parse_skill_text_with(&text, options.keep_content);
+            if let (true, Ok(skill)) = (options.digest, parsed.as_mut()) {
+                skill.digest = Some(digest_of(&text));
+            }
             // The text is parsed; do not keep it.
             (Ok(ReadOutcome::Text(String::new())), Some(parsed), None)
         }

@@ -86,6 +86,11 @@ pub struct ParsedSkill {
     pub metadata: Option<Value>,
     /// The trimmed body (`body.trim()` with JavaScript whitespace).
     pub content: String,
+    /// A hash of the whole file, when the scan was asked for one ([`ScanOptions::digest`]): the
+    /// watcher tells a save that changed nothing from one that changed the body.
+    ///
+    /// [`ScanOptions::digest`]: crate::engine::discover::ScanOptions::digest
+    pub digest: Option<u64>,
     /// Where things are in the file, for diagnostics.
     pub frontmatter: Frontmatter,
 }
@@ -231,6 +236,7 @@ pub fn validate_parsed(
         invocation,
         metadata,
         content: if keep_content { js::trim(&raw[fm.body.clone()]).to_string() } else { String::new() },
+        digest: None,
         frontmatter: fm,
     })
 }

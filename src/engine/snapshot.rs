@@ -408,6 +408,7 @@ fn badge_candidate(config: &BadgeConfig, order: usize, layer: usize) -> Candidat
             metadata: None,
             // Read raw and not trimmed (spec 7.1).
             content,
+            digest: None,
             frontmatter: Default::default(),
         },
         source: "bundled",

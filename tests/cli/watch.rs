@@ -189,6 +189,12 @@ fn each_kind_of_event_with_the_texts_catalog_prints() {
     assert!(e["notes"][0].as_str().unwrap().contains("body"), "{e:#}");
     let s = w.next("the new skill content", |e| e["event"] == "skill");
     assert!(s["text"].as_str().unwrap().contains("Body two."), "{s:#}");
+    // The same bytes written again (an editor's save without a change): said so, not taken
+    // for a body edit.
+    skill(&dsh.join("alpha"), "alpha", "Alpha does other things.", "Body two.");
+    let e = w.change_noting("a write without a change", "content is unchanged");
+    assert_eq!(e["outcome"], "nothing", "{e:#}");
+    assert!(!e["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("body")), "{e:#}");
 
     // whenToUse and a shadowed copy: nothing.
     std::fs::write(

@@ -234,7 +234,7 @@ impl Stale {
 pub struct ScanMemo {
     roots: HashMap<RootKey, RootMemo>,
     /// The scan options the memo's results were made with.
-    made_with: Option<(bool, bool)>,
+    made_with: Option<(bool, bool, bool)>,
     scan: u64,
     stats: MemoStats,
 }
@@ -273,7 +273,7 @@ impl ScanMemo {
     /// Start a scan: results that the previous scan did not use are dropped when it ends
     /// ([`ScanMemo::sweep`]), so the memo holds one tree's worth, however long it runs.
     pub fn begin(&mut self, options: &ScanOptions) {
-        let made_with = (options.keep_content, options.check.is_some());
+        let made_with = (options.keep_content, options.check.is_some(), options.digest);
         if self.made_with != Some(made_with) {
             self.clear();
             self.made_with = Some(made_with);

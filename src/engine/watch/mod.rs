@@ -243,9 +243,11 @@ impl Engine {
         };
         let config_files = config_files.into_iter().map(|p| (p.clone(), fs::signature(&p))).collect();
         let mut settings = settings;
-        // Bodies are read only for `--skill`, from the file, as the harness's `get` does.
+        // Bodies are read only for `--skill`, from the file, as the harness's `get` does; each
+        // file's digest tells the notes a save that changed nothing.
         settings.scan.keep_content = false;
         settings.scan.check = None;
+        settings.scan.digest = true;
         Engine {
             settings,
             env,
@@ -874,6 +876,7 @@ impl Engine {
                 Ok((mut settings, files)) => {
                     settings.scan.keep_content = false;
                     settings.scan.check = None;
+                    settings.scan.digest = true;
                     self.settings = settings;
                     self.memo.clear();
                     self.entry_watch.clear();
@@ -1051,6 +1054,9 @@ fn notes_from<'a>(
             continue;
         }
         match before {
+            Some(b) if b.skill.digest.is_some() && b.skill.digest == c.skill.digest => {
+                out.push(format!("{name}: the skill file's content is unchanged"))
+            }
             Some(b) if b.skill.when_to_use != c.skill.when_to_use => {
                 out.push(format!("{name}: whenToUse changed; the catalog does not show it"))
             }
