@@ -4,9 +4,10 @@
 //! stream to its first document's node tree, with npm yaml's errors and warnings in npm yaml's
 //! order.
 //!
-//! Collections nest as the CST does; the composer recurses on them only to a depth npm yaml
-//! itself reaches (a collection deeper than [`COST_LIMIT`] allows is npm yaml's
-//! `RESOURCE_EXHAUSTION` "Maximum call stack size exceeded", caught in `composeNode`).
+//! Collections nest as the CST does; where npm yaml recurses on them, the composer keeps a
+//! stack of [`Frame`]s, to the depth npm yaml itself reaches (a collection deeper than
+//! [`COST_LIMIT`] allows is npm yaml's `RESOURCE_EXHAUSTION` "Maximum call stack size
+//! exceeded", caught in `composeNode`).
 
 use std::collections::HashMap;
 
@@ -420,12 +421,20 @@ struct Frame {
     comment_end: Option<u32>,
     at_root: bool,
     seen: KeySet,
-    /// the item's props (its key's, or a sequence item's)
-    props: Props,
-    value_props: Props,
+    /// of the item's props (its key's, or a sequence item's): `start`, and whether `found`
+    props_start: u32,
+    props_found: bool,
+    /// of a flow pair's value props, when it has no value: `end` and `comment`
+    value_end: u32,
+    value_comment: String,
     implicit_key: bool,
     key_start: u32,
     key_node: usize,
+}
+
+thread_local! {
+    /// [`DocComposer::compose_node`]'s stack between documents (empty; a small one is kept).
+    static STACK: std::cell::Cell<Vec<Frame>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// [`DocComposer::begin_node`]'s outcome.
@@ -712,33 +721,30 @@ impl<'a> DocComposer<'a> {
     /// over a stack of [`Frame`]s, one per open collection, so the input's nesting never
     /// deepens the Rust stack.
     fn compose_node(&mut self, ctx: &mut Ctx, token: NodeId, props: &Props) -> usize {
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut child = match self.begin_node(ctx, token, props) {
+        let f = match self.begin_node(ctx, token, props) {
             Begun::Done(id) => return id,
-            Begun::Open(f) => {
-                stack.push(f);
-                None
-            }
+            Begun::Open(f) => f,
         };
+        // the thread's stack of an earlier document, its allocation reused
+        let mut stack = STACK.with(|s| s.take());
+        stack.push(f);
+        let mut child = None;
         while let Some(f) = stack.last_mut() {
-            let next = match f.shape {
+            let opened = match f.shape {
                 Shape::BlockMap => self.resume_block_map(ctx, f, child.take()),
                 Shape::BlockSeq => self.resume_block_seq(ctx, f, child.take()),
                 Shape::Flow => self.resume_flow_collection(ctx, f, child.take()),
             };
-            match next {
-                Some((token, with_value_props)) => {
-                    let props = if with_value_props { &f.value_props } else { &f.props };
-                    match self.begin_node(ctx, token, props) {
-                        Begun::Done(id) => child = Some(id),
-                        Begun::Open(nf) => stack.push(nf),
-                    }
-                }
+            match opened {
+                Some(nf) => stack.push(nf),
                 None => {
                     let f = stack.pop().expect("an open collection");
                     child = Some(self.close_collection(f));
                 }
             }
+        }
+        if stack.capacity() <= 64 {
+            STACK.with(|s| s.set(stack));
         }
         child.expect("the composed node")
     }
@@ -1088,8 +1094,10 @@ impl<'a> DocComposer<'a> {
             comment_end: None,
             at_root,
             seen: KeySet::default(),
-            props: Props::default(),
-            value_props: Props::default(),
+            props_start: 0,
+            props_found: false,
+            value_end: 0,
+            value_comment: String::new(),
             implicit_key: false,
             key_start: 0,
             key_node: 0,
@@ -1229,10 +1237,10 @@ impl<'a> DocComposer<'a> {
         }
     }
 
-    /// `resolveBlockMap`, from where `f` stands: `child` is the node composed for the last
-    /// request. Returns the next key or value to compose (`true`: with `f.value_props`), or
-    /// `None` when the map is done.
-    fn resume_block_map(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<(NodeId, bool)> {
+    /// `resolveBlockMap`, from where `f` stands: `child` is the collection last composed for
+    /// it. Returns a key or value collection opened (the stack composes it, then resumes `f`),
+    /// or `None` when the map is done.
+    fn resume_block_map(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<Frame> {
         let Node::BlockMap { offset: bm_offset, indent: bm_indent, items } = self.node(f.token) else { return None };
         let (bm_offset, bm_indent) = (*bm_offset, *bm_indent);
         loop {
@@ -1294,12 +1302,15 @@ impl<'a> DocComposer<'a> {
                     ctx.at_key = true;
                     f.key_start = key_props.end;
                     f.implicit_key = implicit_key;
-                    f.props = key_props;
+                    f.props_start = key_props.start;
                     f.phase = Phase::Key;
-                    match key {
-                        Some(k) => return Some((*k, false)),
-                        None => child = Some(self.compose_empty_node(ctx, f.key_start, Some(start), &f.props)),
-                    }
+                    child = match key {
+                        Some(k) => match self.begin_node(ctx, *k, &key_props) {
+                            Begun::Done(id) => Some(id),
+                            Begun::Open(nf) => return Some(nf),
+                        },
+                        None => Some(self.compose_empty_node(ctx, f.key_start, Some(start), &key_props)),
+                    };
                 }
                 Phase::Key => {
                     let Item { key, sep, value, .. } = &items[f.i];
@@ -1333,20 +1344,20 @@ impl<'a> DocComposer<'a> {
                                     "Nested mappings are not allowed in compact mappings",
                                 );
                             }
-                            if f.props.start + 1024 < found.start {
+                            if f.props_start + 1024 < found.start {
                                 let r = self.nodes[key_node].range;
                                 self.err(range_pos(r), ErrorCode::KeyOver1024Chars, "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
                             }
                         }
                         f.key_node = key_node;
-                        f.value_props = value_props;
                         f.phase = Phase::Value;
-                        match value {
-                            Some(v) => return Some((*v, true)),
-                            None => {
-                                child = Some(self.compose_empty_node(ctx, f.offset, sep.as_deref(), &f.value_props));
-                            }
-                        }
+                        child = match value {
+                            Some(v) => match self.begin_node(ctx, *v, &value_props) {
+                                Begun::Done(id) => Some(id),
+                                Begun::Open(nf) => return Some(nf),
+                            },
+                            None => Some(self.compose_empty_node(ctx, f.offset, sep.as_deref(), &value_props)),
+                        };
                     } else {
                         if f.implicit_key {
                             let r = self.nodes[key_node].range;
@@ -1383,7 +1394,7 @@ impl<'a> DocComposer<'a> {
     }
 
     /// `resolveBlockSeq`, from where `f` stands (as [`Self::resume_block_map`]).
-    fn resume_block_seq(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<(NodeId, bool)> {
+    fn resume_block_seq(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<Frame> {
         let Node::BlockSeq { offset: bs_offset, indent: bs_indent, items } = self.node(f.token) else { return None };
         let (bs_offset, bs_indent) = (*bs_offset, *bs_indent);
         loop {
@@ -1424,23 +1435,20 @@ impl<'a> DocComposer<'a> {
                     continue;
                 }
             }
-            f.props = props;
-            match value {
-                Some(v) => return Some((*v, false)),
-                None => child = Some(self.compose_empty_node(ctx, f.props.end, Some(start), &f.props)),
-            }
+            child = match value {
+                Some(v) => match self.begin_node(ctx, *v, &props) {
+                    Begun::Done(id) => Some(id),
+                    Begun::Open(nf) => return Some(nf),
+                },
+                None => Some(self.compose_empty_node(ctx, props.end, Some(start), &props)),
+            };
         }
         self.nodes[f.id].range = [bs_offset, f.offset, f.comment_end.unwrap_or(f.offset)];
         None
     }
 
     /// `resolveFlowCollection`, from where `f` stands (as [`Self::resume_block_map`]).
-    fn resume_flow_collection(
-        &mut self,
-        ctx: &mut Ctx,
-        f: &mut Frame,
-        mut child: Option<usize>,
-    ) -> Option<(NodeId, bool)> {
+    fn resume_flow_collection(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<Frame> {
         let Node::FlowCollection { offset: fc_offset, indent: fc_indent, start: fc_start, items, end: fc_end } =
             self.node(f.token)
         else {
@@ -1453,17 +1461,20 @@ impl<'a> DocComposer<'a> {
         loop {
             let i = f.i;
             if f.phase != Phase::Item {
-                self.flow_item_composed(ctx, f, child.take(), &items[i], is_map, fc_indent, fc_name);
-                if f.phase != Phase::Item {
+                let value_props = self.flow_item_composed(ctx, f, child.take(), &items[i], is_map, fc_indent, fc_name);
+                if let Some(mut vp) = value_props {
                     // the key is composed: its value next
-                    match (items[i].value, f.value_props.found) {
-                        (Some(v), _) => return Some((v, true)),
-                        (None, Some(_)) => {
-                            let sep = items[i].sep.as_deref();
-                            child = Some(self.compose_empty_node(ctx, f.value_props.end, sep, &f.value_props));
+                    child = match (items[i].value, vp.found) {
+                        (Some(v), _) => match self.begin_node(ctx, v, &vp) {
+                            Begun::Done(id) => Some(id),
+                            Begun::Open(nf) => return Some(nf),
+                        },
+                        (None, Some(_)) => Some(self.compose_empty_node(ctx, vp.end, items[i].sep.as_deref(), &vp)),
+                        (None, None) => {
+                            f.value_comment = std::mem::take(&mut vp.comment);
+                            None
                         }
-                        (None, None) => {}
-                    }
+                    };
                 }
                 continue;
             }
@@ -1554,14 +1565,18 @@ impl<'a> DocComposer<'a> {
                 Phase::Key
             };
             f.key_start = props.end;
-            f.props = props;
-            match if f.phase == Phase::SeqItem { value } else { key } {
-                Some(n) => return Some((*n, false)),
+            f.props_start = props.start;
+            f.props_found = props.found.is_some();
+            child = match if f.phase == Phase::SeqItem { value } else { key } {
+                Some(n) => match self.begin_node(ctx, *n, &props) {
+                    Begun::Done(id) => Some(id),
+                    Begun::Open(nf) => return Some(nf),
+                },
                 None => {
                     let before = if f.phase == Phase::SeqItem { sep.as_deref() } else { Some(&start[..]) };
-                    child = Some(self.compose_empty_node(ctx, f.key_start, before, &f.props));
+                    Some(self.compose_empty_node(ctx, f.key_start, before, &props))
                 }
-            }
+            };
         }
         let expected_end = if is_map { "}" } else { "]" };
         let mut ee: Vec<SourceToken> = fc_end.iter().skip(1).copied().collect();
@@ -1603,8 +1618,8 @@ impl<'a> DocComposer<'a> {
     }
 
     /// The part of `resolveFlowCollection`'s loop after an item's node (`Phase::SeqItem`: a
-    /// sequence item without `:`), key (`Phase::Key`: sets `f.value_props` and moves on to
-    /// `Phase::Value`) or pair value (`Phase::Value`) is composed.
+    /// sequence item without `:`), key (`Phase::Key`: moves on to `Phase::Value` and returns
+    /// the value's props) or pair value (`Phase::Value`) is composed.
     #[allow(clippy::too_many_arguments)]
     fn flow_item_composed(
         &mut self,
@@ -1615,7 +1630,7 @@ impl<'a> DocComposer<'a> {
         is_map: bool,
         fc_indent: u32,
         fc_name: &str,
-    ) {
+    ) -> Option<Props> {
         let Item { key, sep, value, .. } = item;
         let coll = f.id;
         if f.phase == Phase::SeqItem {
@@ -1641,7 +1656,7 @@ impl<'a> DocComposer<'a> {
                 );
             }
             ctx.at_key = false;
-            f.value_props = self.resolve_props(
+            let value_props = self.resolve_props(
                 sep.as_deref().unwrap_or_default(),
                 PropsOpts {
                     flow: Some(fc_name),
@@ -1654,9 +1669,9 @@ impl<'a> DocComposer<'a> {
             );
             f.key_node = key_node;
             f.phase = Phase::Value;
-            let value_props = &f.value_props;
+            f.value_end = value_props.end;
             if let Some(found) = value_props.found {
-                if !is_map && f.props.found.is_none() {
+                if !is_map && !f.props_found {
                     if let Some(sep) = sep {
                         for st in sep.iter() {
                             if *st == found {
@@ -1672,7 +1687,7 @@ impl<'a> DocComposer<'a> {
                             }
                         }
                     }
-                    if f.props.start + 1024 < found.start {
+                    if f.props_start + 1024 < found.start {
                         self.err(tok_pos(&found), ErrorCode::KeyOver1024Chars, "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
                     }
                 }
@@ -1698,7 +1713,7 @@ impl<'a> DocComposer<'a> {
                     );
                 }
             }
-            return;
+            return Some(value_props);
         } else {
             let (key_node, value_node, key_start) = (f.key_node, node, f.key_start);
             if let Some(vn) = value_node {
@@ -1710,8 +1725,8 @@ impl<'a> DocComposer<'a> {
                         "Block collections are not allowed within flow collections",
                     );
                 }
-            } else if !f.value_props.comment.is_empty() {
-                let c = std::mem::take(&mut f.value_props.comment);
+            } else if !f.value_comment.is_empty() {
+                let c = std::mem::take(&mut f.value_comment);
                 self.append_comment(key_node, &c);
             }
             if is_map {
@@ -1731,11 +1746,12 @@ impl<'a> DocComposer<'a> {
             }
             f.offset = match value_node {
                 Some(vn) => self.nodes[vn].range[2],
-                None => f.value_props.end,
+                None => f.value_end,
             };
         }
         f.i += 1;
         f.phase = Phase::Item;
+        None
     }
 
     /// `containsNewline`
