@@ -112,6 +112,13 @@ fn deep_nesting() {
         let key_len = o.iter().next().map(|(k, _)| k.len());
         assert_eq!(key_len, Some(len));
     }
+    // a merged map's array key is joined as `String(key)` does (`Value`'s derived `Clone`,
+    // which `toJS` uses for an alias, still recurses: not deeper here)
+    let key = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+    let p = npm_yaml::api::parse(&format!("%YAML 1.1\n---\nb: &b {{? {key} : x}}\nk: {{<<: *b}}\n")).unwrap();
+    let npm_yaml::js::Value::Object(o) = &p.value else { panic!("an object") };
+    let Some(npm_yaml::js::Value::Object(k)) = o.get("k") else { panic!("k is an object") };
+    assert_eq!(k.iter().map(|(k, _)| k).collect::<Vec<_>>(), ["1"]);
     let src = format!("a: {}x{}\n", "[".repeat(900), "]".repeat(900));
     let mut v = &npm_yaml::api::parse(&src).unwrap().value;
     let mut depth = 0;
