@@ -112,9 +112,8 @@ fn deep_nesting() {
         let key_len = o.iter().next().map(|(k, _)| k.len());
         assert_eq!(key_len, Some(len));
     }
-    // a merged map's array key is joined as `String(key)` does (`Value`'s derived `Clone`,
-    // which `toJS` uses for an alias, still recurses: not deeper here)
-    let key = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+    // a merged map's array key (copied from the alias's value) is joined as `String(key)` does
+    let key = format!("{}1{}", "[".repeat(980), "]".repeat(980));
     let p = npm_yaml::api::parse(&format!("%YAML 1.1\n---\nb: &b {{? {key} : x}}\nk: {{<<: *b}}\n")).unwrap();
     let npm_yaml::js::Value::Object(o) = &p.value else { panic!("an object") };
     let Some(npm_yaml::js::Value::Object(k)) = o.get("k") else { panic!("k is an object") };
