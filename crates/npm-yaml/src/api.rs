@@ -2,7 +2,7 @@
 //! composer, `prettifyError` and `toJS`, with what Node shows of the outcome.
 
 use crate::compose::composer::compose;
-use crate::cst::{Cst, Node, NodeId, Top};
+use crate::cst::Cst;
 use crate::errors::ErrorCode;
 use crate::js::{JsStr, Value};
 use crate::pretty::LineCounter;
@@ -45,19 +45,12 @@ impl std::fmt::Display for YamlError {
 
 impl std::error::Error for YamlError {}
 
-/// Collections nested deeper than this are composed on a thread of its own with
-/// [`DEEP_STACK`] bytes of stack: the composer (and the collection-key stringifier) recurse on
-/// collections, to npm yaml's own limit (`compose::composer::COST_LIMIT`: some 1,000 flow or
-/// 2,000 block levels, about 1.5 KB of stack each), which a caller's thread need not have room for.
-const DEEP: usize = 64;
-const DEEP_STACK: usize = 16 << 20;
-
 /// `YAML.parse(src)`.
 #[allow(clippy::result_large_err)]
 pub fn parse(src: &str) -> Result<Parsed, YamlError> {
     let tokens = crate::lexer::lex(src);
     let cst = crate::parser::parse(src, &tokens);
-    deep_safe(&cst, || compose_and_convert(src, &tokens, &cst))
+    compose_and_convert(src, &tokens, &cst)
 }
 
 /// The first document of `src` composed (`parseDocument` up to the second document): its
@@ -66,46 +59,7 @@ pub fn parse(src: &str) -> Result<Parsed, YamlError> {
 pub fn compose_document(src: &str) -> crate::compose::composer::Composed {
     let tokens = crate::lexer::lex(src);
     let cst = crate::parser::parse(src, &tokens);
-    deep_safe(&cst, || compose(src, &cst))
-}
-
-/// `run`, on a thread with [`DEEP_STACK`] bytes of stack when `cst` nests deeper than [`DEEP`].
-fn deep_safe<T: Send>(cst: &Cst, run: impl FnOnce() -> T + Send + Copy) -> T {
-    if max_depth(cst) > DEEP {
-        return std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .stack_size(DEEP_STACK)
-                .spawn_scoped(s, run)
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-        })
-        .unwrap_or_else(|_| run());
-    }
-    run()
-}
-
-/// The deepest nesting of collections in the tree.
-fn max_depth(cst: &Cst) -> usize {
-    let mut max = 0;
-    let mut stack: Vec<(NodeId, usize)> = Vec::new();
-    for t in &cst.top {
-        if let Top::Node(id) = t {
-            stack.push((*id, 0));
-        }
-    }
-    while let Some((id, d)) = stack.pop() {
-        match cst.node(id) {
-            Node::Document { value, .. } => stack.extend(value.map(|v| (v, d))),
-            Node::BlockMap { items, .. } | Node::BlockSeq { items, .. } | Node::FlowCollection { items, .. } => {
-                max = max.max(d + 1);
-                for it in items {
-                    stack.extend(it.key.map(|k| (k, d + 1)));
-                    stack.extend(it.value.map(|v| (v, d + 1)));
-                }
-            }
-            _ => {}
-        }
-    }
-    max
+    compose(src, &cst)
 }
 
 #[allow(clippy::result_large_err)]

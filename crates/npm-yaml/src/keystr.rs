@@ -119,8 +119,14 @@ pub fn stringify_key_node(doc: &Doc, id: usize, known: &FastMap<String, u32>) ->
     let mut ctx = Ctx { schema: doc.schema, lone_base: Some(LONE_BASE), ..Ctx::default() };
     match &doc.nodes[id].kind {
         NodeKind::Alias { name, .. } => Ok(format!("*{name}")),
-        NodeKind::Seq { .. } | NodeKind::Map { .. } => st.collection(id, &mut ctx),
-        NodeKind::Scalar { .. } => st.stringify(id, &mut ctx),
+        NodeKind::Seq { .. } | NodeKind::Map { .. } => {
+            let task = st.open_collection(id, &ctx, String::new());
+            st.run(task)
+        }
+        NodeKind::Scalar { .. } => match st.stringify(id, &mut ctx)? {
+            Str::Done(s) => Ok(s),
+            Str::Open(task) => st.run(task),
+        },
     }
 }
 
@@ -134,9 +140,40 @@ impl St<'_> {
         Notes { space_before: n.space_before, before: n.comment_before.clone(), comment: n.comment.clone() }
     }
 
-    fn collection(&mut self, id: usize, ctx: &mut Ctx) -> Result<String, Diag> {
+    /// Stringifies the collection `first` opens and the collections under it, with an explicit
+    /// stack of tasks (npm yaml's `stringify` -> `stringifyFlowCollection` -> `Pair.toString`
+    /// -> `stringify` recursion), so the key's nesting never deepens the Rust stack.
+    fn run(&mut self, first: Task) -> Result<String, Diag> {
+        let mut stack = vec![first];
+        let mut done: Option<String> = None;
+        while let Some(task) = stack.last_mut() {
+            let (req, ctx) = match task {
+                Task::Coll(c) => (self.resume_collection(c, done.take()), &mut c.item_ctx),
+                Task::Pair(p) => (self.resume_pair(p, done.take()), &mut p.c2),
+            };
+            match req {
+                Req::Node(id) => match self.stringify(id, ctx)? {
+                    Str::Done(s) => done = Some(s),
+                    Str::Open(t) => stack.push(t),
+                },
+                Req::Pair(k, v) => {
+                    let t = Task::Pair(self.open_pair(k, v, ctx));
+                    stack.push(t);
+                }
+                Req::Done(s) => {
+                    stack.pop();
+                    done = Some(s);
+                }
+            }
+        }
+        Ok(done.unwrap_or_default())
+    }
+
+    /// `stringifyFlowCollection` of `id` in `ctx`, its output to follow `props` (the node's
+    /// anchor and tag, `stringify`'s part).
+    fn open_collection(&self, id: usize, ctx: &Ctx, props: String) -> Task {
         let node = &self.doc.nodes[id];
-        let (start, end, item_indent, items): (&str, &str, String, Vec<Item>) = match &node.kind {
+        let (start, end, item_indent, items): (&'static str, &'static str, String, Vec<Item>) = match &node.kind {
             NodeKind::Seq { items, kind, .. } => (
                 "[",
                 "]",
@@ -165,42 +202,70 @@ impl St<'_> {
             ),
             _ => unreachable!(),
         };
-        let item_indent = item_indent + INDENT_STEP;
-        let mut item_ctx = Ctx {
-            indent: item_indent,
+        let item_ctx = Ctx {
+            indent: item_indent + INDENT_STEP,
             implicit_key: ctx.implicit_key,
             indent_at_start: ctx.indent_at_start,
             actual_string: false,
             schema: ctx.schema,
             lone_base: ctx.lone_base,
         };
-        let mut req_newline = false;
-        let mut lines: Vec<String> = Vec::new();
-        let mut lines_at_value = 0;
-        let n = items.len();
-        for (i, it) in items.into_iter().enumerate() {
+        Task::Coll(Coll {
+            start,
+            end,
+            indent: ctx.indent.clone(),
+            props,
+            item_ctx,
+            items,
+            i: 0,
+            req_newline: false,
+            lines: Vec::new(),
+            lines_at_value: 0,
+            comment: String::new(),
+        })
+    }
+
+    /// `stringifyFlowCollection`'s loop, from where `c` stands: `done` is the last item's text.
+    fn resume_collection(&mut self, c: &mut Coll, mut done: Option<String>) -> Req {
+        loop {
+            if let Some(mut s) = done.take() {
+                if c.lines.len() > c.lines_at_value || s.contains('\n') {
+                    c.req_newline = true;
+                }
+                if c.i + 1 < c.items.len() {
+                    s.push(',');
+                }
+                if !c.comment.is_empty() {
+                    let l = line_comment(&s, &c.item_ctx.indent, &comment_string(&c.comment));
+                    s.push_str(&l);
+                }
+                c.lines.push(s);
+                c.lines_at_value = c.lines.len();
+                c.i += 1;
+            }
+            let Some(&it) = c.items.get(c.i) else { break };
             // `stringifyFlowCollection`: blank lines and comments before an item, its comment
-            let mut comment = String::new();
+            c.comment.clear();
             let first = match it {
-                Item::Node(c) => Some(c),
+                Item::Node(n) => Some(n),
                 Item::Pair(k, _) => Some(k),
                 Item::Null => None,
             };
             if let Some(f) = first {
                 let nt = self.notes(f);
                 if nt.space_before {
-                    lines.push(String::new());
+                    c.lines.push(String::new());
                 }
                 if !nt.before.is_empty() {
-                    lines.push(indent_comment(&comment_string(&nt.before), &ctx.indent).trim_start().to_string());
+                    c.lines.push(indent_comment(&comment_string(&nt.before), &c.indent).trim_start().to_string());
                 }
                 match it {
-                    Item::Node(_) => comment.clone_from(&nt.comment),
+                    Item::Node(_) => c.comment.clone_from(&nt.comment),
                     Item::Pair(_, v) => {
                         let key_comment = !nt.comment.is_empty();
-                        req_newline |= key_comment;
+                        c.req_newline |= key_comment;
                         if v.is_none() && key_comment {
-                            comment.clone_from(&nt.comment);
+                            c.comment.clone_from(&nt.comment);
                         }
                     }
                     Item::Null => {}
@@ -209,57 +274,49 @@ impl St<'_> {
             if let Item::Pair(_, Some(v)) = it {
                 let vn = self.notes(v);
                 if !vn.comment.is_empty() {
-                    comment.clone_from(&vn.comment);
+                    c.comment.clone_from(&vn.comment);
                 }
-                req_newline |= !vn.before.is_empty();
+                c.req_newline |= !vn.before.is_empty();
             }
-            req_newline |= !comment.is_empty();
-            let mut s = match it {
-                Item::Node(c) => self.stringify(c, &mut item_ctx)?,
-                Item::Pair(k, v) => self.pair(k, v, &mut item_ctx)?,
-                Item::Null => "null".to_string(),
-            };
-            if lines.len() > lines_at_value || s.contains('\n') {
-                req_newline = true;
+            c.req_newline |= !c.comment.is_empty();
+            match it {
+                Item::Node(n) => return Req::Node(n),
+                Item::Pair(k, v) => return Req::Pair(k, v),
+                Item::Null => done = Some("null".to_string()),
             }
-            if i + 1 < n {
-                s.push(',');
-            }
-            if !comment.is_empty() {
-                let c = line_comment(&s, &item_ctx.indent, &comment_string(&comment));
-                s.push_str(&c);
-            }
-            lines.push(s);
-            lines_at_value = lines.len();
         }
-        if lines.is_empty() {
-            return Ok(format!("{start}{end}"));
-        }
-        if !req_newline {
-            let len: usize = lines.iter().map(|l| len16(l) + 2).sum::<usize>() + 2;
-            req_newline = len > LINE_WIDTH;
-        }
-        if req_newline {
+        let (start, end, lines) = (c.start, c.end, &c.lines);
+        let s = if lines.is_empty() {
+            format!("{start}{end}")
+        } else if c.req_newline || lines.iter().map(|l| len16(l) + 2).sum::<usize>() + 2 > LINE_WIDTH {
             let mut s = start.to_string();
-            for l in &lines {
+            for l in lines {
                 if l.is_empty() {
                     s.push('\n');
                 } else {
                     s.push('\n');
                     s.push_str(INDENT_STEP);
-                    s.push_str(&ctx.indent);
+                    s.push_str(&c.indent);
                     s.push_str(l);
                 }
             }
-            Ok(format!("{s}\n{}{end}", ctx.indent))
+            format!("{s}\n{}{end}", c.indent)
         } else {
-            Ok(format!("{start} {} {end}", lines.join(" ")))
-        }
+            format!("{start} {} {end}", lines.join(" "))
+        };
+        // `stringify`'s props before the collection
+        Req::Done(if c.props.is_empty() {
+            s
+        } else if s.starts_with('{') || s.starts_with('[') {
+            format!("{} {s}", c.props)
+        } else {
+            format!("{}\n{}{s}", c.props, c.indent)
+        })
     }
 
-    fn pair(&mut self, k: usize, v: Option<usize>, ctx: &mut Ctx) -> Result<String, Diag> {
-        let key = &self.doc.nodes[k];
-        let explicit_key = match &key.kind {
+    /// `Pair.toString` (`stringifyPair`) of `k` and `v` in `ctx`: its key first.
+    fn open_pair(&self, k: usize, v: Option<usize>, ctx: &Ctx) -> Pair {
+        let explicit_key = match &self.doc.nodes[k].kind {
             NodeKind::Seq { .. } | NodeKind::Map { .. } => true,
             NodeKind::Scalar { style, .. } => {
                 matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
@@ -267,85 +324,108 @@ impl St<'_> {
             // `typeof key === 'object'`
             NodeKind::Alias { .. } => true,
         };
-        let indent = ctx.indent.clone();
-        let mut c2 = Ctx {
-            indent: format!("{indent}{INDENT_STEP}"),
+        let c2 = Ctx {
+            indent: format!("{}{INDENT_STEP}", ctx.indent),
             implicit_key: !explicit_key,
             indent_at_start: ctx.indent_at_start,
             actual_string: false,
             schema: ctx.schema,
             lone_base: ctx.lone_base,
         };
-        let mut s = self.stringify(k, &mut c2)?;
-        let key_comment = comment_string(&self.notes(k).comment);
-        let key_comment = if self.notes(k).comment.is_empty() { None } else { Some(key_comment) };
-        let Some(v) = v else {
-            return Ok(if s.is_empty() {
+        Pair {
+            k,
+            v,
+            indent: ctx.indent.clone(),
+            c2,
+            explicit_key,
+            at_value: false,
+            s: String::new(),
+            ws: String::new(),
+        }
+    }
+
+    /// `stringifyPair`, from where `p` stands: `done` is the key's or the value's text.
+    fn resume_pair(&mut self, p: &mut Pair, done: Option<String>) -> Req {
+        let Some(done) = done else { return Req::Node(p.k) };
+        if p.at_value {
+            let vs = done;
+            let value = &self.doc.nodes[p.v.unwrap_or(p.k)];
+            let value_is_coll = matches!(value.kind, NodeKind::Seq { .. } | NodeKind::Map { .. });
+            let mut ws = std::mem::take(&mut p.ws);
+            if !ws.is_empty() {
+                // the key's comment or the value's blank line or comment put it on a line
+            } else if !p.explicit_key && value_is_coll {
+                ws.push(' ');
+                if let Some(nl0) = vs.find('\n') {
+                    let vs0 = vs.chars().next();
+                    let mut has_props_line = false;
+                    if vs0 == Some('&') || vs0 == Some('!') {
+                        let mut sp0 = vs.find(' ');
+                        if vs0 == Some('&')
+                            && let Some(q) = sp0
+                            && q < nl0
+                            && vs[q + 1..].starts_with('!')
+                        {
+                            sp0 = vs[q + 1..].find(' ').map(|r| r + q + 1);
+                        }
+                        if sp0.is_none_or(|q| nl0 < q) {
+                            has_props_line = true;
+                        }
+                    }
+                    if !has_props_line {
+                        ws = format!("\n{}", p.c2.indent);
+                    }
+                }
+            } else if !(vs.is_empty() || vs.starts_with('\n')) {
+                ws.push(' ');
+            }
+            return Req::Done(format!("{}{ws}{vs}", p.s));
+        }
+        let mut s = done;
+        let k = p.k;
+        let key_comment = (!self.doc.nodes[k].comment.is_empty()).then(|| comment_string(&self.notes(k).comment));
+        let Some(v) = p.v else {
+            return Req::Done(if s.is_empty() {
                 "?".to_string()
-            } else if explicit_key {
+            } else if p.explicit_key {
                 format!("? {s}")
             } else {
                 s
             });
         };
-        if explicit_key {
+        if p.explicit_key {
             if let Some(kc) = &key_comment {
-                let c = line_comment(&s, &c2.indent, kc);
+                let c = line_comment(&s, &p.c2.indent, kc);
                 s.push_str(&c);
             }
-            s = format!("? {s}\n{indent}:");
+            s = format!("? {s}\n{}:", p.indent);
         } else {
             s.push(':');
             if let Some(kc) = &key_comment {
-                let c = line_comment(&s, &c2.indent, kc);
+                let c = line_comment(&s, &p.c2.indent, kc);
                 s.push_str(&c);
             }
         }
-        c2.implicit_key = false;
+        p.c2.implicit_key = false;
         let value = &self.doc.nodes[v];
-        if !explicit_key && key_comment.is_none() && matches!(value.kind, NodeKind::Scalar { .. }) {
-            c2.indent_at_start = Some(len16(&s) + 1);
+        if !p.explicit_key && key_comment.is_none() && matches!(value.kind, NodeKind::Scalar { .. }) {
+            p.c2.indent_at_start = Some(len16(&s) + 1);
         }
-        let (vsb, vcb) = {
-            let vn = self.notes(v);
-            (vn.space_before, (!vn.before.is_empty()).then(|| comment_string(&vn.before)))
-        };
-        let vs = self.stringify(v, &mut c2)?;
-        let mut ws = " ".to_string();
-        let value_is_coll = matches!(value.kind, NodeKind::Seq { .. } | NodeKind::Map { .. });
-        if key_comment.is_some() || vsb || vcb.is_some() {
-            ws = if vsb { "\n".to_string() } else { String::new() };
-            if let Some(cb) = &vcb {
+        let vn = self.notes(v);
+        if key_comment.is_some() || vn.space_before || !vn.before.is_empty() {
+            // the value on a line of its own
+            let mut ws = if vn.space_before { "\n".to_string() } else { String::new() };
+            if !vn.before.is_empty() {
                 ws.push('\n');
-                ws.push_str(&indent_comment(cb, &c2.indent));
+                ws.push_str(&indent_comment(&comment_string(&vn.before), &p.c2.indent));
             }
             ws.push('\n');
-            ws.push_str(&c2.indent);
-        } else if !explicit_key && value_is_coll {
-            if let Some(nl0) = vs.find('\n') {
-                let vs0 = vs.chars().next();
-                let mut has_props_line = false;
-                if vs0 == Some('&') || vs0 == Some('!') {
-                    let mut sp0 = vs.find(' ');
-                    if vs0 == Some('&')
-                        && let Some(p) = sp0
-                        && p < nl0
-                        && vs[p + 1..].starts_with('!')
-                    {
-                        sp0 = vs[p + 1..].find(' ').map(|q| q + p + 1);
-                    }
-                    if sp0.is_none_or(|p| nl0 < p) {
-                        has_props_line = true;
-                    }
-                }
-                if !has_props_line {
-                    ws = format!("\n{}", c2.indent);
-                }
-            }
-        } else if vs.is_empty() || vs.starts_with('\n') {
-            ws.clear();
+            ws.push_str(&p.c2.indent);
+            p.ws = ws;
         }
-        Ok(format!("{s}{ws}{vs}"))
+        p.s = s;
+        p.at_value = true;
+        Req::Node(v)
     }
 
     fn props(&mut self, id: usize) -> String {
@@ -361,7 +441,8 @@ impl St<'_> {
         props.join(" ")
     }
 
-    fn stringify(&mut self, id: usize, ctx: &mut Ctx) -> Result<String, Diag> {
+    /// `stringify` of a node: a scalar's or an alias's text, or a collection opened.
+    fn stringify(&mut self, id: usize, ctx: &mut Ctx) -> Result<Str, Diag> {
         let node = &self.doc.nodes[id];
         if let NodeKind::Alias { name, .. } = &node.kind {
             if !self.anchors.contains(name) && !self.known.contains_key(name) {
@@ -370,7 +451,7 @@ impl St<'_> {
                     format!("Unresolved alias (the anchor must be set before the alias): {name}"),
                 ));
             }
-            return Ok(if ctx.implicit_key { format!("*{name} ") } else { format!("*{name}") });
+            return Ok(Str::Done(if ctx.implicit_key { format!("*{name} ") } else { format!("*{name}") }));
         }
         let props = self.props(id);
         if !props.is_empty() {
@@ -396,15 +477,20 @@ impl St<'_> {
                     String::new()
                 }
             }
-            _ => self.collection(id, ctx)?,
+            _ => {
+                return Ok(Str::Open(Task::Coll(match self.open_collection(id, ctx, props) {
+                    Task::Coll(c) => c,
+                    Task::Pair(_) => unreachable!(),
+                })));
+            }
         };
         if props.is_empty() {
-            return Ok(s);
+            return Ok(Str::Done(s));
         }
         if is_scalar || s.starts_with('{') || s.starts_with('[') {
-            Ok(format!("{props} {s}"))
+            Ok(Str::Done(format!("{props} {s}")))
         } else {
-            Ok(format!("{props}\n{}{s}", ctx.indent))
+            Ok(Str::Done(format!("{props}\n{}{s}", ctx.indent)))
         }
     }
 
@@ -497,12 +583,67 @@ impl St<'_> {
     }
 }
 
+#[derive(Clone, Copy)]
 enum Item {
     Node(usize),
     /// key, value (`None`: a pair without value, JS `null`)
     Pair(usize, Option<usize>),
     /// a pair of an empty `!!omap` item
     Null,
+}
+
+/// A collection being stringified: `stringifyFlowCollection`'s locals between items.
+struct Coll {
+    start: &'static str,
+    end: &'static str,
+    /// the collection's `ctx.indent`
+    indent: String,
+    /// the node's props (`stringify` puts them before the collection)
+    props: String,
+    item_ctx: Ctx,
+    items: Vec<Item>,
+    i: usize,
+    req_newline: bool,
+    lines: Vec<String>,
+    lines_at_value: usize,
+    /// the comment of item `i`
+    comment: String,
+}
+
+/// A pair being stringified: `stringifyPair`'s locals while its key or value is.
+struct Pair {
+    k: usize,
+    v: Option<usize>,
+    indent: String,
+    c2: Ctx,
+    explicit_key: bool,
+    /// the key is done, `s` is the text up to the value, `ws` what goes before the value when
+    /// its comments decided it
+    at_value: bool,
+    s: String,
+    ws: String,
+}
+
+enum Task {
+    Coll(Coll),
+    Pair(Pair),
+}
+
+/// What a task needs next.
+enum Req {
+    /// `stringify` of the node, in the task's context
+    Node(usize),
+    /// `Pair.toString` of a key and value, in the task's context
+    Pair(usize, Option<usize>),
+    /// the task's text
+    Done(String),
+}
+
+/// [`St::stringify`]'s outcome.
+#[allow(clippy::large_enum_variant)] // made once per node and moved onto the stack
+enum Str {
+    Done(String),
+    Open(Task),
 }
 
 /// JS `Number(string)`.

@@ -750,20 +750,30 @@ pub fn js_to_string(v: &Value) -> JsStr {
         Value::Number(x) => js_number_to_string(*x).into(),
         Value::String(s) => s.clone(),
         Value::Array(a) => {
-            // `Array.prototype.join(",")`: null (and undefined) items are empty
-            let parts: Vec<JsStr> = a
-                .iter()
-                .map(|x| if matches!(x, Value::Null | Value::Undefined) { JsStr::default() } else { js_to_string(x) })
-                .collect();
+            // `Array.prototype.join(",")`, an item array joined in turn (a stack of the arrays
+            // being joined, not recursion): null (and undefined) items are empty
+            let mut parts: Vec<JsStr> = Vec::new();
+            let mut stack = vec![(a.iter(), false)];
+            while let Some((items, started)) = stack.last_mut() {
+                let Some(x) = items.next() else {
+                    stack.pop();
+                    continue;
+                };
+                if std::mem::replace(started, true) {
+                    parts.push(",".into());
+                }
+                match x {
+                    Value::Null | Value::Undefined => {}
+                    Value::Array(inner) => stack.push((inner.iter(), false)),
+                    x => parts.push(js_to_string(x)),
+                }
+            }
             if !parts.iter().any(JsStr::has_lone_surrogate) {
-                return parts.iter().map(JsStr::as_str).collect::<Vec<_>>().join(",").into();
+                return parts.iter().map(JsStr::as_str).collect::<String>().into();
             }
             // code units, so that lone surrogates stay (joined once: linear in the items)
             let mut units: Vec<u16> = Vec::new();
-            for (i, p) in parts.iter().enumerate() {
-                if i > 0 {
-                    units.push(u16::from(b','));
-                }
+            for p in &parts {
                 units.extend_from_slice(&p.to_utf16().0);
             }
             JsStr::from_utf16(&units)

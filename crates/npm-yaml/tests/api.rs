@@ -72,6 +72,17 @@ fn yaml_1_1_and_merge_keys() {
     assert_eq!(b.get("true"), Some(&Value::Bool(true)));
 }
 
+/// A merged map's keys are property keys: `String(key)`, so an array key is joined with `,`,
+/// its item arrays too, null items empty (`String([[1, 2], [3, [null, 4]]])` is `1,2,3,,4`).
+#[test]
+fn merged_array_keys_are_joined() {
+    let p = parse("%YAML 1.1\n---\nbase: &b {? [[1, 2], [3, [null, 4]]] : x, ? [] : y}\nk:\n  <<: *b\n").unwrap();
+    let Value::Object(o) = &p.value else { panic!("an object") };
+    let Some(Value::Object(k)) = o.get("k") else { panic!("k is an object") };
+    let keys: Vec<&str> = k.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["1,2,3,,4", ""]);
+}
+
 #[test]
 fn empty_and_comment_only_input_is_null() {
     for src in ["", "# just a comment\n", "---\n"] {

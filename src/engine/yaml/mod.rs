@@ -219,35 +219,83 @@ pub trait ToJson {
 impl ToJson for Value {
     fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
-        match self {
-            Value::Null | Value::Undefined | Value::Circular | Value::Symbol(_) => J::Null,
-            Value::Bool(b) => J::Bool(*b),
-            Value::Number(x) => number_to_json(*x),
-            Value::String(s) => J::String(s.to_string()),
-            Value::Array(a) => J::Array(a.iter().map(Value::to_json).collect()),
-            Value::Object(o) => {
-                let mut m = serde_json::Map::with_capacity(o.len());
-                for (k, v) in o.iter() {
-                    // `JSON.stringify` leaves out symbol-valued properties
-                    if !matches!(v, Value::Symbol(_) | Value::Undefined) {
-                        m.insert(k.to_string(), v.to_json());
-                    }
+        // the arrays and objects being converted, innermost last: a stack, not recursion
+        let mut stack: Vec<Open<'_>> = Vec::new();
+        let mut done = match open(self) {
+            Ok(j) => return j,
+            Err(o) => {
+                stack.push(o);
+                None
+            }
+        };
+        while let Some(top) = stack.last_mut() {
+            let next = match top {
+                Open::Array(items, out) => {
+                    out.extend(done.take());
+                    items.next()
                 }
-                J::Object(m)
+                Open::Object(entries, m, key) => {
+                    if let Some(j) = done.take() {
+                        m.insert(std::mem::take(key), j);
+                    }
+                    // `JSON.stringify` leaves out symbol-valued properties
+                    entries.find(|(_, v)| !matches!(v, Value::Symbol(_) | Value::Undefined)).map(|(k, v)| {
+                        *key = k.to_string();
+                        v
+                    })
+                }
+            };
+            match next.map(open) {
+                Some(Ok(j)) => done = Some(j),
+                Some(Err(o)) => stack.push(o),
+                None => {
+                    done = Some(match stack.pop() {
+                        Some(Open::Array(_, out)) => J::Array(out),
+                        Some(Open::Object(_, m, _)) => J::Object(m),
+                        None => J::Null,
+                    });
+                }
             }
-            Value::Date(t) => match npm_yaml::js::value::date_to_iso_string(*t) {
-                Some(s) => J::String(s),
-                None => J::Null,
-            },
-            Value::Buffer(b) => {
-                let mut m = serde_json::Map::new();
-                m.insert("type".into(), J::String("Buffer".into()));
-                m.insert("data".into(), J::Array(b.iter().map(|x| J::from(*x)).collect()));
-                J::Object(m)
-            }
-            Value::Map(_) | Value::Set(_) => J::Object(serde_json::Map::new()),
         }
+        done.unwrap_or_default()
     }
+}
+
+/// An array or object [`ToJson::to_json`] is converting: its items left, what is done.
+enum Open<'v> {
+    Array(std::slice::Iter<'v, Value>, Vec<serde_json::Value>),
+    Object(
+        Box<dyn Iterator<Item = (&'v str, &'v Value)> + 'v>,
+        serde_json::Map<String, serde_json::Value>,
+        /// the key of the entry being converted
+        String,
+    ),
+}
+
+/// A value's JSON, or the array or object to convert item by item.
+fn open(v: &Value) -> Result<serde_json::Value, Open<'_>> {
+    use serde_json::Value as J;
+    Ok(match v {
+        Value::Array(a) => return Err(Open::Array(a.iter(), Vec::with_capacity(a.len()))),
+        Value::Object(o) => {
+            return Err(Open::Object(Box::new(o.iter()), serde_json::Map::with_capacity(o.len()), String::new()));
+        }
+        Value::Null | Value::Undefined | Value::Circular | Value::Symbol(_) => J::Null,
+        Value::Bool(b) => J::Bool(*b),
+        Value::Number(x) => number_to_json(*x),
+        Value::String(s) => J::String(s.to_string()),
+        Value::Date(t) => match npm_yaml::js::value::date_to_iso_string(*t) {
+            Some(s) => J::String(s),
+            None => J::Null,
+        },
+        Value::Buffer(b) => {
+            let mut m = serde_json::Map::new();
+            m.insert("type".into(), J::String("Buffer".into()));
+            m.insert("data".into(), J::Array(b.iter().map(|x| J::from(*x)).collect()));
+            J::Object(m)
+        }
+        Value::Map(_) | Value::Set(_) => J::Object(serde_json::Map::new()),
+    })
 }
 
 fn number_to_json(x: f64) -> serde_json::Value {

@@ -122,6 +122,40 @@ fn to_json_rules() {
     assert_eq!(keys, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]);
 }
 
+/// `to_json` keeps a stack of its own: values nested as deep as the YAML limit allows (block
+/// sequences in flow maps in block sequences) convert on a small thread, symbols left out.
+#[test]
+fn to_json_of_deep_values_needs_no_deep_stack() {
+    let run = || {
+        let (seqs, flows) = (900, 200);
+        let src = format!(
+            "%YAML 1.1\n---\n{}{}{}\n",
+            "- ".repeat(seqs),
+            "{a: [{b: 1, s: !!merge <<}, ".repeat(flows),
+            "]}".repeat(flows)
+        );
+        let mut j = &parse(&src).unwrap().value.to_json();
+        let mut depth = 0;
+        loop {
+            j = match j {
+                J::Array(a) => &a[a.len() - 1],
+                J::Object(o) if o.contains_key("a") => &o["a"],
+                J::Object(o) => {
+                    assert_eq!(o.keys().collect::<Vec<_>>(), ["b"]);
+                    &o["b"]
+                }
+                other => {
+                    assert_eq!(other, &json!(1));
+                    break;
+                }
+            };
+            depth += 1;
+        }
+        assert_eq!(depth, seqs + 2 * flows + 1);
+    };
+    std::thread::Builder::new().stack_size(256 << 10).spawn(run).unwrap().join().unwrap();
+}
+
 #[test]
 fn object_api_and_order() {
     let o = obj("b: 1\na: 2\n2: x\n1: y\n__proto__: p\n");

@@ -4,9 +4,10 @@
 //! stream to its first document's node tree, with npm yaml's errors and warnings in npm yaml's
 //! order.
 //!
-//! Collections nest as the CST does; the composer recurses on them only to a depth npm yaml
-//! itself reaches (a collection deeper than [`COST_LIMIT`] allows is npm yaml's
-//! `RESOURCE_EXHAUSTION` "Maximum call stack size exceeded", caught in `composeNode`).
+//! Collections nest as the CST does; where npm yaml recurses on them, the composer keeps a
+//! stack of [`Frame`]s, to the depth npm yaml itself reaches (a collection deeper than
+//! [`COST_LIMIT`] allows is npm yaml's `RESOURCE_EXHAUSTION` "Maximum call stack size
+//! exceeded", caught in `composeNode`).
 
 use std::collections::HashMap;
 
@@ -375,6 +376,74 @@ struct Ctx {
     at_root: bool,
 }
 
+/// Which resolver a [`Frame`] runs.
+#[derive(Clone, Copy)]
+enum Shape {
+    BlockMap,
+    BlockSeq,
+    Flow,
+}
+
+/// What a [`Frame`]'s resolver waits for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// the next item (`Frame::i`)
+    Item,
+    /// the item's key
+    Key,
+    /// the item's value (after its key), or a block sequence's item
+    Value,
+    /// a flow sequence's item without `:`
+    SeqItem,
+}
+
+/// A collection being composed: what `composeCollection` and its `resolve*` function hold in
+/// their locals while `composeNode` composes an item, so that the item can be composed by the
+/// loop in [`DocComposer::compose_node`] instead of a recursive call.
+struct Frame {
+    token: NodeId,
+    id: usize,
+    shape: Shape,
+    // `composeCollection`'s and `composeNode`'s, for after the items
+    saved_cost: f64,
+    tag_tok: Option<SourceToken>,
+    tag_name: Option<String>,
+    kind: CollKind,
+    special: bool,
+    exp_map: bool,
+    anchor: Option<SourceToken>,
+    space_before: bool,
+    comment: String,
+    // the resolver's
+    i: usize,
+    phase: Phase,
+    offset: u32,
+    comment_end: Option<u32>,
+    at_root: bool,
+    seen: KeySet,
+    /// of the item's props (its key's, or a sequence item's): `start`, and whether `found`
+    props_start: u32,
+    props_found: bool,
+    /// of a flow pair's value props, when it has no value: `end` and `comment`
+    value_end: u32,
+    value_comment: String,
+    implicit_key: bool,
+    key_start: u32,
+    key_node: usize,
+}
+
+thread_local! {
+    /// [`DocComposer::compose_node`]'s stack between documents (empty; a small one is kept).
+    static STACK: std::cell::Cell<Vec<Frame>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// [`DocComposer::begin_node`]'s outcome.
+#[allow(clippy::large_enum_variant)] // made once per node and moved onto the stack
+enum Begun {
+    Done(usize),
+    Open(Frame),
+}
+
 /// Composes one document (`composeDoc` and what it calls).
 struct DocComposer<'a> {
     src: &'a str,
@@ -647,10 +716,42 @@ impl<'a> DocComposer<'a> {
         self.nodes[id].anchor = Some(name);
     }
 
-    /// `composeNode`
+    /// `composeNode` on `token` and every collection under it. The recursion of npm yaml
+    /// (`composeNode` -> `composeCollection` -> `resolveBlockMap`... -> `composeNode`) is a loop
+    /// over a stack of [`Frame`]s, one per open collection, so the input's nesting never
+    /// deepens the Rust stack.
     fn compose_node(&mut self, ctx: &mut Ctx, token: NodeId, props: &Props) -> usize {
-        let at_key = ctx.at_key;
-        let _ = at_key;
+        let f = match self.begin_node(ctx, token, props) {
+            Begun::Done(id) => return id,
+            Begun::Open(f) => f,
+        };
+        // the thread's stack of an earlier document, its allocation reused
+        let mut stack = STACK.with(|s| s.take());
+        stack.push(f);
+        let mut child = None;
+        while let Some(f) = stack.last_mut() {
+            let opened = match f.shape {
+                Shape::BlockMap => self.resume_block_map(ctx, f, child.take()),
+                Shape::BlockSeq => self.resume_block_seq(ctx, f, child.take()),
+                Shape::Flow => self.resume_flow_collection(ctx, f, child.take()),
+            };
+            match opened {
+                Some(nf) => stack.push(nf),
+                None => {
+                    let f = stack.pop().expect("an open collection");
+                    child = Some(self.close_collection(f));
+                }
+            }
+        }
+        if stack.capacity() <= 64 {
+            STACK.with(|s| s.set(stack));
+        }
+        child.expect("the composed node")
+    }
+
+    /// `composeNode` up to a collection's items: a scalar, an alias or an error composed
+    /// (`Done`), or a collection opened (`Open`: its items are the stack's to compose).
+    fn begin_node(&mut self, ctx: &mut Ctx, token: NodeId, props: &Props) -> Begun {
         let node_tok = self.node(token);
         let mut node: Option<usize> = None;
         match node_tok {
@@ -672,7 +773,9 @@ impl<'a> DocComposer<'a> {
                 node = Some(id);
             }
             Node::BlockMap { .. } | Node::BlockSeq { .. } | Node::FlowCollection { .. } => {
-                node = self.compose_collection(ctx, token, props);
+                if let Some(f) = self.open_collection(ctx, token, props) {
+                    return Begun::Open(f);
+                }
             }
             Node::Error { source, message } => {
                 let text = message.text(message.source(*source, self.src));
@@ -694,24 +797,29 @@ impl<'a> DocComposer<'a> {
                 self.compose_empty_node(ctx, off, None, props)
             }
         };
-        if let Some(a) = &props.anchor
+        self.end_node(id, token, props.anchor, props.space_before, &props.comment);
+        Begun::Done(id)
+    }
+
+    /// The end of `composeNode`: the props' empty anchor, blank line and comment.
+    fn end_node(&mut self, id: usize, token: NodeId, anchor: Option<SourceToken>, space_before: bool, comment: &str) {
+        if let Some(a) = &anchor
             && self.nodes[id].anchor.as_deref() == Some("")
         {
             self.err(tok_pos(a), ErrorCode::BadAlias, "Anchor cannot be an empty string");
         }
-        if props.space_before {
+        if space_before {
             self.nodes[id].space_before = true;
         }
-        if !props.comment.is_empty() {
+        if !comment.is_empty() {
             let empty_plain =
                 matches!(self.node(token), Node::FlowScalar { kind: Kind::Scalar, source, .. } if source.0 == source.1);
             if empty_plain {
-                self.nodes[id].comment = props.comment.clone();
+                self.nodes[id].comment = comment.to_string();
             } else {
-                self.nodes[id].comment_before = props.comment.clone();
+                self.nodes[id].comment_before = comment.to_string();
             }
         }
-        id
     }
 
     /// `composeEmptyNode`
@@ -849,8 +957,9 @@ impl<'a> DocComposer<'a> {
         id
     }
 
-    /// `composeCollection` (with `composeNode`'s catch of a stack overflow)
-    fn compose_collection(&mut self, ctx: &mut Ctx, token: NodeId, props: &Props) -> Option<usize> {
+    /// `composeCollection` (with `composeNode`'s catch of a stack overflow) up to its
+    /// resolver's first item: the collection's node, and the frame that resolves its items.
+    fn open_collection(&mut self, ctx: &mut Ctx, token: NodeId, props: &Props) -> Option<Frame> {
         let node = self.node(token);
         let saved_cost = self.cost;
         self.cost += match node {
@@ -944,11 +1053,60 @@ impl<'a> DocComposer<'a> {
         if let Some(a) = &props.anchor {
             self.set_anchor(id, a);
         }
-        match node {
-            Node::BlockMap { .. } => self.resolve_block_map(ctx, token, id),
-            Node::BlockSeq { .. } => self.resolve_block_seq(ctx, token, id),
-            _ => self.resolve_flow_collection(ctx, token, id),
-        }
+        // what `resolveBlockMap`, `resolveBlockSeq` and `resolveFlowCollection` do first
+        let mut offset = node.offset();
+        let at_root = ctx.at_root;
+        ctx.at_root = false;
+        let shape = match node {
+            Node::BlockMap { .. } => Shape::BlockMap,
+            Node::BlockSeq { .. } => {
+                ctx.at_key = false;
+                Shape::BlockSeq
+            }
+            _ => {
+                if let Node::FlowCollection { start, .. } = node {
+                    offset = start.end;
+                }
+                match &mut self.nodes[id].kind {
+                    NodeKind::Map { flow, .. } | NodeKind::Seq { flow, .. } => *flow = true,
+                    _ => {}
+                }
+                ctx.at_key = false;
+                Shape::Flow
+            }
+        };
+        Some(Frame {
+            token,
+            id,
+            shape,
+            saved_cost,
+            tag_tok,
+            tag_name,
+            kind,
+            special,
+            exp_map,
+            anchor: props.anchor,
+            space_before: props.space_before,
+            comment: props.comment.clone(),
+            i: 0,
+            phase: Phase::Item,
+            offset,
+            comment_end: None,
+            at_root,
+            seen: KeySet::default(),
+            props_start: 0,
+            props_found: false,
+            value_end: 0,
+            value_comment: String::new(),
+            implicit_key: false,
+            key_start: 0,
+            key_node: 0,
+        })
+    }
+
+    /// The rest of `composeCollection` and `composeNode` once the items are composed.
+    fn close_collection(&mut self, f: Frame) -> usize {
+        let Frame { token, id, saved_cost, tag_tok, tag_name, kind, special, exp_map, .. } = f;
         self.cost = saved_cost;
         self.nodes[id].tag = match tag_name.as_deref() {
             None => None,
@@ -963,7 +1121,8 @@ impl<'a> DocComposer<'a> {
             }
             self.resolve_special(id, kind, &t);
         }
-        Some(id)
+        self.end_node(id, token, f.anchor, f.space_before, &f.comment);
+        id
     }
 
     /// The `resolve` of `!!set`, `!!omap` and `!!pairs`.
@@ -1078,148 +1237,180 @@ impl<'a> DocComposer<'a> {
         }
     }
 
-    /// `resolveBlockMap`
-    fn resolve_block_map(&mut self, ctx: &mut Ctx, token: NodeId, map: usize) {
-        let Node::BlockMap { offset: bm_offset, indent: bm_indent, items } = self.node(token) else { return };
+    /// `resolveBlockMap`, from where `f` stands: `child` is the collection last composed for
+    /// it. Returns a key or value collection opened (the stack composes it, then resumes `f`),
+    /// or `None` when the map is done.
+    fn resume_block_map(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<Frame> {
+        let Node::BlockMap { offset: bm_offset, indent: bm_indent, items } = self.node(f.token) else { return None };
         let (bm_offset, bm_indent) = (*bm_offset, *bm_indent);
-        ctx.at_root = false;
-        let mut offset = bm_offset;
-        let mut comment_end: Option<u32> = None;
-        let mut seen = KeySet::default();
-        for item in items.iter() {
-            let Item { start, key, sep, value, .. } = item;
-            let next = match (key, sep.as_ref().and_then(|s| s.first())) {
-                (Some(k), _) => Next::Node(*k),
-                (None, Some(t)) => Next::Tok(*t),
-                _ => Next::None,
-            };
-            let key_props = self.resolve_props(
-                start,
-                PropsOpts {
-                    flow: None,
-                    indicator: Kind::ExplicitKeyInd,
-                    next,
-                    offset,
-                    parent_indent: bm_indent,
-                    start_on_newline: true,
-                },
-            );
-            let implicit_key = key_props.found.is_none();
-            if implicit_key {
-                if let Some(k) = key {
-                    let kn = self.node(*k);
-                    if matches!(kn, Node::BlockSeq { .. }) {
-                        self.err(
-                            at(offset),
-                            ErrorCode::BlockAsImplicitKey,
-                            "A block sequence may not be used as an implicit map key",
-                        );
-                    } else if kn.indent().is_some_and(|i| i != bm_indent) {
-                        self.err(at(offset), ErrorCode::BadIndent, "All mapping items must start at the same column");
-                    }
-                }
-                if key_props.anchor.is_none() && key_props.tag.is_none() && sep.is_none() {
-                    comment_end = Some(key_props.end);
-                    if !key_props.comment.is_empty() {
-                        self.append_comment(map, &key_props.comment);
-                    }
-                    continue;
-                }
-                if key_props.newline_after_prop.is_some() || self.contains_newline(*key) {
-                    let pos = match key {
-                        Some(k) => self.node_pos(*k),
-                        None => tok_pos(start.last().unwrap()),
+        loop {
+            match f.phase {
+                Phase::Item => {
+                    let Some(Item { start, key, sep, .. }) = items.get(f.i) else { break };
+                    let next = match (key, sep.as_ref().and_then(|s| s.first())) {
+                        (Some(k), _) => Next::Node(*k),
+                        (None, Some(t)) => Next::Tok(*t),
+                        _ => Next::None,
                     };
-                    self.err(pos, ErrorCode::MultilineImplicitKey, "Implicit keys need to be on a single line");
-                }
-            } else if key_props.found.is_some_and(|f| f.indent != bm_indent) {
-                self.err(at(offset), ErrorCode::BadIndent, "All mapping items must start at the same column");
-            }
-            ctx.at_key = true;
-            let key_start = key_props.end;
-            let key_node = match key {
-                Some(k) => self.compose_node(ctx, *k, &key_props),
-                None => self.compose_empty_node(ctx, key_start, Some(start), &key_props),
-            };
-            ctx.at_key = false;
-            if seen.includes(&self.nodes, key_node) {
-                self.err(at(key_start), ErrorCode::DuplicateKey, "Map keys must be unique");
-            }
-            seen.note(&self.nodes, key_node);
-            let key_is_block_scalar = key.is_some_and(|k| matches!(self.node(k), Node::BlockScalar { .. }));
-            let value_props = self.resolve_props(
-                sep.as_deref().unwrap_or_default(),
-                PropsOpts {
-                    flow: None,
-                    indicator: Kind::MapValueInd,
-                    next: value.map_or(Next::None, Next::Node),
-                    offset: self.nodes[key_node].range[2],
-                    parent_indent: bm_indent,
-                    start_on_newline: key.is_none() || key_is_block_scalar,
-                },
-            );
-            offset = value_props.end;
-            if let Some(found) = value_props.found {
-                if implicit_key {
-                    if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. })) && !value_props.has_newline
-                    {
-                        self.err(
-                            at(offset),
-                            ErrorCode::BlockAsImplicitKey,
-                            "Nested mappings are not allowed in compact mappings",
-                        );
-                    }
-                    if key_props.start + 1024 < found.start {
-                        let r = self.nodes[key_node].range;
-                        self.err(range_pos(r), ErrorCode::KeyOver1024Chars, "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
-                    }
-                }
-                let value_node = match value {
-                    Some(v) => self.compose_node(ctx, *v, &value_props),
-                    None => self.compose_empty_node(ctx, offset, sep.as_deref(), &value_props),
-                };
-                offset = self.nodes[value_node].range[2];
-                self.add_pair(map, key_node, Some(value_node));
-            } else {
-                if implicit_key {
-                    let r = self.nodes[key_node].range;
-                    self.err(
-                        range_pos(r),
-                        ErrorCode::MissingChar,
-                        "Implicit map keys need to be followed by map values",
+                    let key_props = self.resolve_props(
+                        start,
+                        PropsOpts {
+                            flow: None,
+                            indicator: Kind::ExplicitKeyInd,
+                            next,
+                            offset: f.offset,
+                            parent_indent: bm_indent,
+                            start_on_newline: true,
+                        },
                     );
+                    let implicit_key = key_props.found.is_none();
+                    if implicit_key {
+                        if let Some(k) = key {
+                            let kn = self.node(*k);
+                            if matches!(kn, Node::BlockSeq { .. }) {
+                                self.err(
+                                    at(f.offset),
+                                    ErrorCode::BlockAsImplicitKey,
+                                    "A block sequence may not be used as an implicit map key",
+                                );
+                            } else if kn.indent().is_some_and(|i| i != bm_indent) {
+                                self.err(
+                                    at(f.offset),
+                                    ErrorCode::BadIndent,
+                                    "All mapping items must start at the same column",
+                                );
+                            }
+                        }
+                        if key_props.anchor.is_none() && key_props.tag.is_none() && sep.is_none() {
+                            f.comment_end = Some(key_props.end);
+                            if !key_props.comment.is_empty() {
+                                self.append_comment(f.id, &key_props.comment);
+                            }
+                            f.i += 1;
+                            continue;
+                        }
+                        if key_props.newline_after_prop.is_some() || self.contains_newline(*key) {
+                            let pos = match key {
+                                Some(k) => self.node_pos(*k),
+                                None => tok_pos(start.last().unwrap()),
+                            };
+                            self.err(pos, ErrorCode::MultilineImplicitKey, "Implicit keys need to be on a single line");
+                        }
+                    } else if key_props.found.is_some_and(|found| found.indent != bm_indent) {
+                        self.err(at(f.offset), ErrorCode::BadIndent, "All mapping items must start at the same column");
+                    }
+                    ctx.at_key = true;
+                    f.key_start = key_props.end;
+                    f.implicit_key = implicit_key;
+                    f.props_start = key_props.start;
+                    f.phase = Phase::Key;
+                    child = match key {
+                        Some(k) => match self.begin_node(ctx, *k, &key_props) {
+                            Begun::Done(id) => Some(id),
+                            Begun::Open(nf) => return Some(nf),
+                        },
+                        None => Some(self.compose_empty_node(ctx, f.key_start, Some(start), &key_props)),
+                    };
                 }
-                if !value_props.comment.is_empty() {
-                    self.append_comment(key_node, &value_props.comment);
+                Phase::Key => {
+                    let Item { key, sep, value, .. } = &items[f.i];
+                    let key_node = child.take().expect("the key");
+                    ctx.at_key = false;
+                    if f.seen.includes(&self.nodes, key_node) {
+                        self.err(at(f.key_start), ErrorCode::DuplicateKey, "Map keys must be unique");
+                    }
+                    f.seen.note(&self.nodes, key_node);
+                    let key_is_block_scalar = key.is_some_and(|k| matches!(self.node(k), Node::BlockScalar { .. }));
+                    let value_props = self.resolve_props(
+                        sep.as_deref().unwrap_or_default(),
+                        PropsOpts {
+                            flow: None,
+                            indicator: Kind::MapValueInd,
+                            next: value.map_or(Next::None, Next::Node),
+                            offset: self.nodes[key_node].range[2],
+                            parent_indent: bm_indent,
+                            start_on_newline: key.is_none() || key_is_block_scalar,
+                        },
+                    );
+                    f.offset = value_props.end;
+                    if let Some(found) = value_props.found {
+                        if f.implicit_key {
+                            if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. }))
+                                && !value_props.has_newline
+                            {
+                                self.err(
+                                    at(f.offset),
+                                    ErrorCode::BlockAsImplicitKey,
+                                    "Nested mappings are not allowed in compact mappings",
+                                );
+                            }
+                            if f.props_start + 1024 < found.start {
+                                let r = self.nodes[key_node].range;
+                                self.err(range_pos(r), ErrorCode::KeyOver1024Chars, "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+                            }
+                        }
+                        f.key_node = key_node;
+                        f.phase = Phase::Value;
+                        child = match value {
+                            Some(v) => match self.begin_node(ctx, *v, &value_props) {
+                                Begun::Done(id) => Some(id),
+                                Begun::Open(nf) => return Some(nf),
+                            },
+                            None => Some(self.compose_empty_node(ctx, f.offset, sep.as_deref(), &value_props)),
+                        };
+                    } else {
+                        if f.implicit_key {
+                            let r = self.nodes[key_node].range;
+                            self.err(
+                                range_pos(r),
+                                ErrorCode::MissingChar,
+                                "Implicit map keys need to be followed by map values",
+                            );
+                        }
+                        if !value_props.comment.is_empty() {
+                            self.append_comment(key_node, &value_props.comment);
+                        }
+                        self.add_pair(f.id, key_node, None);
+                        f.i += 1;
+                        f.phase = Phase::Item;
+                    }
                 }
-                self.add_pair(map, key_node, None);
+                Phase::Value | Phase::SeqItem => {
+                    let value_node = child.take().expect("the value");
+                    f.offset = self.nodes[value_node].range[2];
+                    self.add_pair(f.id, f.key_node, Some(value_node));
+                    f.i += 1;
+                    f.phase = Phase::Item;
+                }
             }
         }
-        if let Some(ce) = comment_end
-            && ce < offset
+        if let Some(ce) = f.comment_end
+            && ce < f.offset
         {
             self.err(at(ce), ErrorCode::Impossible, "Map comment with trailing content");
         }
-        self.nodes[map].range = [bm_offset, offset, comment_end.unwrap_or(offset)];
+        self.nodes[f.id].range = [bm_offset, f.offset, f.comment_end.unwrap_or(f.offset)];
+        None
     }
 
-    /// `resolveBlockSeq`
-    fn resolve_block_seq(&mut self, ctx: &mut Ctx, token: NodeId, seq: usize) {
-        let Node::BlockSeq { offset: bs_offset, indent: bs_indent, items } = self.node(token) else { return };
+    /// `resolveBlockSeq`, from where `f` stands (as [`Self::resume_block_map`]).
+    fn resume_block_seq(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<Frame> {
+        let Node::BlockSeq { offset: bs_offset, indent: bs_indent, items } = self.node(f.token) else { return None };
         let (bs_offset, bs_indent) = (*bs_offset, *bs_indent);
-        ctx.at_root = false;
-        ctx.at_key = false;
-        let mut offset = bs_offset;
-        let mut comment_end: Option<u32> = None;
-        for item in items.iter() {
-            let Item { start, value, .. } = item;
+        loop {
+            if let Some(node) = child.take() {
+                f.offset = self.nodes[node].range[2];
+                self.add_item(f.id, node);
+                f.i += 1;
+            }
+            let Some(Item { start, value, .. }) = items.get(f.i) else { break };
             let props = self.resolve_props(
                 start,
                 PropsOpts {
                     flow: None,
                     indicator: Kind::SeqItemInd,
                     next: value.map_or(Next::None, Next::Node),
-                    offset,
+                    offset: f.offset,
                     parent_indent: bs_indent,
                     start_on_newline: true,
                 },
@@ -1233,48 +1424,61 @@ impl<'a> DocComposer<'a> {
                             "All sequence items must start at the same column",
                         );
                     } else {
-                        self.err(at(offset), ErrorCode::MissingChar, "Sequence item without - indicator");
+                        self.err(at(f.offset), ErrorCode::MissingChar, "Sequence item without - indicator");
                     }
                 } else {
-                    comment_end = Some(props.end);
+                    f.comment_end = Some(props.end);
                     if !props.comment.is_empty() {
-                        self.nodes[seq].comment = props.comment.clone();
+                        self.nodes[f.id].comment = props.comment.clone();
                     }
+                    f.i += 1;
                     continue;
                 }
             }
-            let node = match value {
-                Some(v) => self.compose_node(ctx, *v, &props),
-                None => self.compose_empty_node(ctx, props.end, Some(start), &props),
+            child = match value {
+                Some(v) => match self.begin_node(ctx, *v, &props) {
+                    Begun::Done(id) => Some(id),
+                    Begun::Open(nf) => return Some(nf),
+                },
+                None => Some(self.compose_empty_node(ctx, props.end, Some(start), &props)),
             };
-            offset = self.nodes[node].range[2];
-            self.add_item(seq, node);
         }
-        self.nodes[seq].range = [bs_offset, offset, comment_end.unwrap_or(offset)];
+        self.nodes[f.id].range = [bs_offset, f.offset, f.comment_end.unwrap_or(f.offset)];
+        None
     }
 
-    /// `resolveFlowCollection`
-    fn resolve_flow_collection(&mut self, ctx: &mut Ctx, token: NodeId, coll: usize) {
+    /// `resolveFlowCollection`, from where `f` stands (as [`Self::resume_block_map`]).
+    fn resume_flow_collection(&mut self, ctx: &mut Ctx, f: &mut Frame, mut child: Option<usize>) -> Option<Frame> {
         let Node::FlowCollection { offset: fc_offset, indent: fc_indent, start: fc_start, items, end: fc_end } =
-            self.node(token)
+            self.node(f.token)
         else {
-            return;
+            return None;
         };
         let (fc_offset, fc_indent) = (*fc_offset, *fc_indent);
         let is_map = fc_start.source(self.src) == "{";
         let fc_name = if is_map { "flow map" } else { "flow sequence" };
-        match &mut self.nodes[coll].kind {
-            NodeKind::Map { flow, .. } | NodeKind::Seq { flow, .. } => *flow = true,
-            _ => {}
-        }
-        let at_root = ctx.at_root;
-        ctx.at_root = false;
-        ctx.at_key = false;
-        let mut offset = fc_start.end;
-        let mut seen = KeySet::default();
-        let n_items = items.len();
-        for (i, item) in items.iter().enumerate() {
-            let Item { start, key, sep, value, .. } = item;
+        let (coll, n_items) = (f.id, items.len());
+        loop {
+            let i = f.i;
+            if f.phase != Phase::Item {
+                let value_props = self.flow_item_composed(ctx, f, child.take(), &items[i], is_map, fc_indent, fc_name);
+                if let Some(mut vp) = value_props {
+                    // the key is composed: its value next
+                    child = match (items[i].value, vp.found) {
+                        (Some(v), _) => match self.begin_node(ctx, v, &vp) {
+                            Begun::Done(id) => Some(id),
+                            Begun::Open(nf) => return Some(nf),
+                        },
+                        (None, Some(_)) => Some(self.compose_empty_node(ctx, vp.end, items[i].sep.as_deref(), &vp)),
+                        (None, None) => {
+                            f.value_comment = std::mem::take(&mut vp.comment);
+                            None
+                        }
+                    };
+                }
+                continue;
+            }
+            let Some(Item { start, key, sep, value, .. }) = items.get(i) else { break };
             let next = match (key, sep.as_ref().and_then(|s| s.first())) {
                 (Some(k), _) => Next::Node(*k),
                 (None, Some(t)) => Next::Tok(*t),
@@ -1286,7 +1490,7 @@ impl<'a> DocComposer<'a> {
                     flow: Some(fc_name),
                     indicator: Kind::ExplicitKeyInd,
                     next,
-                    offset,
+                    offset: f.offset,
                     parent_indent: fc_indent,
                     start_on_newline: false,
                 },
@@ -1307,7 +1511,8 @@ impl<'a> DocComposer<'a> {
                     if !props.comment.is_empty() {
                         self.append_comment(coll, &props.comment);
                     }
-                    offset = props.end;
+                    f.offset = props.end;
+                    f.i += 1;
                     continue;
                 }
                 if !is_map && self.contains_newline(*key) {
@@ -1353,140 +1558,30 @@ impl<'a> DocComposer<'a> {
                     }
                 }
             }
-            if !is_map && sep.is_none() && props.found.is_none() {
-                let value_node = match value {
-                    Some(v) => self.compose_node(ctx, *v, &props),
-                    None => self.compose_empty_node(ctx, props.end, sep.as_deref(), &props),
-                };
-                self.add_item(coll, value_node);
-                offset = self.nodes[value_node].range[2];
-                if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
-                    let r = self.nodes[value_node].range;
-                    self.err(
-                        range_pos(r),
-                        ErrorCode::BlockInFlow,
-                        "Block collections are not allowed within flow collections",
-                    );
-                }
+            f.phase = if !is_map && sep.is_none() && props.found.is_none() {
+                Phase::SeqItem
             } else {
                 ctx.at_key = true;
-                let key_start = props.end;
-                let key_node = match key {
-                    Some(k) => self.compose_node(ctx, *k, &props),
-                    None => self.compose_empty_node(ctx, key_start, Some(start), &props),
-                };
-                if key.is_some_and(|k| matches!(self.node(k), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
-                    let r = self.nodes[key_node].range;
-                    self.err(
-                        range_pos(r),
-                        ErrorCode::BlockInFlow,
-                        "Block collections are not allowed within flow collections",
-                    );
+                Phase::Key
+            };
+            f.key_start = props.end;
+            f.props_start = props.start;
+            f.props_found = props.found.is_some();
+            child = match if f.phase == Phase::SeqItem { value } else { key } {
+                Some(n) => match self.begin_node(ctx, *n, &props) {
+                    Begun::Done(id) => Some(id),
+                    Begun::Open(nf) => return Some(nf),
+                },
+                None => {
+                    let before = if f.phase == Phase::SeqItem { sep.as_deref() } else { Some(&start[..]) };
+                    Some(self.compose_empty_node(ctx, f.key_start, before, &props))
                 }
-                ctx.at_key = false;
-                let value_props = self.resolve_props(
-                    sep.as_deref().unwrap_or_default(),
-                    PropsOpts {
-                        flow: Some(fc_name),
-                        indicator: Kind::MapValueInd,
-                        next: value.map_or(Next::None, Next::Node),
-                        offset: self.nodes[key_node].range[2],
-                        parent_indent: fc_indent,
-                        start_on_newline: false,
-                    },
-                );
-                if let Some(found) = value_props.found {
-                    if !is_map && props.found.is_none() {
-                        if let Some(sep) = sep {
-                            for st in sep.iter() {
-                                if *st == found {
-                                    break;
-                                }
-                                if st.kind == Kind::Newline {
-                                    self.err(
-                                        tok_pos(st),
-                                        ErrorCode::MultilineImplicitKey,
-                                        "Implicit keys of flow sequence pairs need to be on a single line",
-                                    );
-                                    break;
-                                }
-                            }
-                        }
-                        if props.start + 1024 < found.start {
-                            self.err(tok_pos(&found), ErrorCode::KeyOver1024Chars, "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
-                        }
-                    }
-                } else if let Some(v) = value {
-                    let starts_colon = match self.node(*v) {
-                        Node::FlowScalar { source, .. } => {
-                            self.src.as_bytes().get(source.0 as usize) == Some(&b':') && source.1 > source.0
-                        }
-                        Node::Error { source, message } => message.source(*source, self.src).starts_with(':'),
-                        Node::Directive { source } | Node::DocEnd { source, .. } => {
-                            self.src[source.0 as usize..source.1 as usize].starts_with(':')
-                        }
-                        Node::BlockScalar { source, .. } => {
-                            self.src[source.0 as usize..source.1 as usize].starts_with(':')
-                        }
-                        _ => false,
-                    };
-                    if starts_colon {
-                        self.err(
-                            self.node_pos(*v),
-                            ErrorCode::MissingChar,
-                            format!("Missing space after : in {fc_name}"),
-                        );
-                    } else {
-                        self.err(
-                            at(value_props.start),
-                            ErrorCode::MissingChar,
-                            format!("Missing , or : between {fc_name} items"),
-                        );
-                    }
-                }
-                let value_node = match value {
-                    Some(v) => Some(self.compose_node(ctx, *v, &value_props)),
-                    None if value_props.found.is_some() => {
-                        Some(self.compose_empty_node(ctx, value_props.end, sep.as_deref(), &value_props))
-                    }
-                    None => None,
-                };
-                if let Some(vn) = value_node {
-                    if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
-                        let r = self.nodes[vn].range;
-                        self.err(
-                            range_pos(r),
-                            ErrorCode::BlockInFlow,
-                            "Block collections are not allowed within flow collections",
-                        );
-                    }
-                } else if !value_props.comment.is_empty() {
-                    self.append_comment(key_node, &value_props.comment);
-                }
-                if is_map {
-                    if seen.includes(&self.nodes, key_node) {
-                        self.err(at(key_start), ErrorCode::DuplicateKey, "Map keys must be unique");
-                    }
-                    seen.note(&self.nodes, key_node);
-                    self.add_pair(coll, key_node, value_node);
-                } else {
-                    let kr = self.nodes[key_node].range;
-                    let er = self.nodes[value_node.unwrap_or(key_node)].range;
-                    let m = self.push(
-                        NodeKind::Map { pairs: vec![(key_node, value_node)], kind: CollKind::Map, flow: true },
-                        [kr[0], er[1], er[2]],
-                    );
-                    self.add_item(coll, m);
-                }
-                offset = match value_node {
-                    Some(vn) => self.nodes[vn].range[2],
-                    None => value_props.end,
-                };
-            }
+            };
         }
         let expected_end = if is_map { "}" } else { "]" };
         let mut ee: Vec<SourceToken> = fc_end.iter().skip(1).copied().collect();
         let ce = fc_end.first();
+        let (at_root, offset) = (f.at_root, f.offset);
         let mut ce_pos = offset;
         match ce {
             Some(c) if c.source(self.src) == expected_end => ce_pos = c.end,
@@ -1519,6 +1614,144 @@ impl<'a> DocComposer<'a> {
         } else {
             self.nodes[coll].range = [fc_offset, ce_pos, ce_pos];
         }
+        None
+    }
+
+    /// The part of `resolveFlowCollection`'s loop after an item's node (`Phase::SeqItem`: a
+    /// sequence item without `:`), key (`Phase::Key`: moves on to `Phase::Value` and returns
+    /// the value's props) or pair value (`Phase::Value`) is composed.
+    #[allow(clippy::too_many_arguments)]
+    fn flow_item_composed(
+        &mut self,
+        ctx: &mut Ctx,
+        f: &mut Frame,
+        node: Option<usize>,
+        item: &Item,
+        is_map: bool,
+        fc_indent: u32,
+        fc_name: &str,
+    ) -> Option<Props> {
+        let Item { key, sep, value, .. } = item;
+        let coll = f.id;
+        if f.phase == Phase::SeqItem {
+            let value_node = node.expect("the item");
+            self.add_item(coll, value_node);
+            f.offset = self.nodes[value_node].range[2];
+            if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
+                let r = self.nodes[value_node].range;
+                self.err(
+                    range_pos(r),
+                    ErrorCode::BlockInFlow,
+                    "Block collections are not allowed within flow collections",
+                );
+            }
+        } else if f.phase == Phase::Key {
+            let key_node = node.expect("the key");
+            if key.is_some_and(|k| matches!(self.node(k), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
+                let r = self.nodes[key_node].range;
+                self.err(
+                    range_pos(r),
+                    ErrorCode::BlockInFlow,
+                    "Block collections are not allowed within flow collections",
+                );
+            }
+            ctx.at_key = false;
+            let value_props = self.resolve_props(
+                sep.as_deref().unwrap_or_default(),
+                PropsOpts {
+                    flow: Some(fc_name),
+                    indicator: Kind::MapValueInd,
+                    next: value.map_or(Next::None, Next::Node),
+                    offset: self.nodes[key_node].range[2],
+                    parent_indent: fc_indent,
+                    start_on_newline: false,
+                },
+            );
+            f.key_node = key_node;
+            f.phase = Phase::Value;
+            f.value_end = value_props.end;
+            if let Some(found) = value_props.found {
+                if !is_map && !f.props_found {
+                    if let Some(sep) = sep {
+                        for st in sep.iter() {
+                            if *st == found {
+                                break;
+                            }
+                            if st.kind == Kind::Newline {
+                                self.err(
+                                    tok_pos(st),
+                                    ErrorCode::MultilineImplicitKey,
+                                    "Implicit keys of flow sequence pairs need to be on a single line",
+                                );
+                                break;
+                            }
+                        }
+                    }
+                    if f.props_start + 1024 < found.start {
+                        self.err(tok_pos(&found), ErrorCode::KeyOver1024Chars, "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+                    }
+                }
+            } else if let Some(v) = value {
+                let starts_colon = match self.node(*v) {
+                    Node::FlowScalar { source, .. } => {
+                        self.src.as_bytes().get(source.0 as usize) == Some(&b':') && source.1 > source.0
+                    }
+                    Node::Error { source, message } => message.source(*source, self.src).starts_with(':'),
+                    Node::Directive { source } | Node::DocEnd { source, .. } => {
+                        self.src[source.0 as usize..source.1 as usize].starts_with(':')
+                    }
+                    Node::BlockScalar { source, .. } => self.src[source.0 as usize..source.1 as usize].starts_with(':'),
+                    _ => false,
+                };
+                if starts_colon {
+                    self.err(self.node_pos(*v), ErrorCode::MissingChar, format!("Missing space after : in {fc_name}"));
+                } else {
+                    self.err(
+                        at(value_props.start),
+                        ErrorCode::MissingChar,
+                        format!("Missing , or : between {fc_name} items"),
+                    );
+                }
+            }
+            return Some(value_props);
+        } else {
+            let (key_node, value_node, key_start) = (f.key_node, node, f.key_start);
+            if let Some(vn) = value_node {
+                if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
+                    let r = self.nodes[vn].range;
+                    self.err(
+                        range_pos(r),
+                        ErrorCode::BlockInFlow,
+                        "Block collections are not allowed within flow collections",
+                    );
+                }
+            } else if !f.value_comment.is_empty() {
+                let c = std::mem::take(&mut f.value_comment);
+                self.append_comment(key_node, &c);
+            }
+            if is_map {
+                if f.seen.includes(&self.nodes, key_node) {
+                    self.err(at(key_start), ErrorCode::DuplicateKey, "Map keys must be unique");
+                }
+                f.seen.note(&self.nodes, key_node);
+                self.add_pair(coll, key_node, value_node);
+            } else {
+                let kr = self.nodes[key_node].range;
+                let er = self.nodes[value_node.unwrap_or(key_node)].range;
+                let m = self.push(
+                    NodeKind::Map { pairs: vec![(key_node, value_node)], kind: CollKind::Map, flow: true },
+                    [kr[0], er[1], er[2]],
+                );
+                self.add_item(coll, m);
+            }
+            f.offset = match value_node {
+                Some(vn) => self.nodes[vn].range[2],
+                None => f.value_end,
+            };
+        }
+        f.i += 1;
+        f.phase = Phase::Item;
+        None
     }
 
     /// `containsNewline`

@@ -4,7 +4,7 @@ use super::JsStr;
 use super::hashing::KeyIndex;
 
 /// A JS value as `YAML.parse` returns it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub enum Value {
     /// `null`
     Null,
@@ -36,6 +36,94 @@ pub enum Value {
     /// In JS this is a cyclic object graph (the very same object);
     /// `JSON.stringify` on it would throw `TypeError: Converting circular structure to JSON`.
     Circular,
+}
+
+/// A copy made with a stack of the collections being copied, not recursion (`toJS` copies
+/// an alias's value, which can nest as deep as the input).
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        let mut stack: Vec<Copying<'_>> = Vec::new();
+        let mut done = match Copying::open(self) {
+            Ok(v) => return v,
+            Err(c) => {
+                stack.push(c);
+                None
+            }
+        };
+        while let Some(top) = stack.last_mut() {
+            if let Some(v) = done.take() {
+                top.add(v);
+            }
+            match top.next_item().map(Copying::open) {
+                Some(Ok(v)) => done = Some(v),
+                Some(Err(c)) => stack.push(c),
+                None => done = stack.pop().map(Copying::finish),
+            }
+        }
+        done.unwrap_or(Value::Null)
+    }
+}
+
+/// A collection [`Value::clone`] is copying: the next item's index, and the copies so far.
+enum Copying<'v> {
+    /// an array or a set
+    Items(&'v Value, &'v [Value], usize, Vec<Value>),
+    Object(&'v Object, usize, Vec<(JsStr, Value)>),
+    /// a map's keys and values, in turn (a copied key waits for its value)
+    Map(&'v [(Value, Value)], usize, Option<Value>, Vec<(Value, Value)>),
+}
+
+impl<'v> Copying<'v> {
+    /// A value's copy, or the collection to copy item by item.
+    #[allow(clippy::result_large_err)] // moved onto the stack once per collection
+    fn open(v: &'v Value) -> Result<Value, Copying<'v>> {
+        Ok(match v {
+            Value::Array(a) | Value::Set(a) => return Err(Copying::Items(v, a, 0, Vec::with_capacity(a.len()))),
+            Value::Object(o) => return Err(Copying::Object(o, 0, Vec::with_capacity(o.entries.len()))),
+            Value::Map(m) => return Err(Copying::Map(m, 0, None, Vec::with_capacity(m.len()))),
+            Value::Null => Value::Null,
+            Value::Undefined => Value::Undefined,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Number(x) => Value::Number(*x),
+            Value::String(s) => Value::String(s.clone()),
+            Value::Date(t) => Value::Date(*t),
+            Value::Buffer(b) => Value::Buffer(b.clone()),
+            Value::Symbol(d) => Value::Symbol(d.clone()),
+            Value::Circular => Value::Circular,
+        })
+    }
+
+    fn next_item(&mut self) -> Option<&'v Value> {
+        match self {
+            Copying::Items(_, items, i, _) => items.get(*i).inspect(|_| *i += 1),
+            Copying::Object(o, i, _) => o.entries.get(*i).map(|(_, v)| v).inspect(|_| *i += 1),
+            Copying::Map(m, i, _, _) => {
+                m.get(*i / 2).map(|(k, v)| if *i % 2 == 0 { k } else { v }).inspect(|_| *i += 1)
+            }
+        }
+    }
+
+    fn add(&mut self, v: Value) {
+        match self {
+            Copying::Items(.., out) => out.push(v),
+            Copying::Object(o, i, out) => out.push((o.entries[*i - 1].0.clone(), v)),
+            Copying::Map(_, _, key, out) => match key.take() {
+                Some(k) => out.push((k, v)),
+                None => *key = Some(v),
+            },
+        }
+    }
+
+    fn finish(self) -> Value {
+        match self {
+            Copying::Items(Value::Set(_), .., out) => Value::Set(out),
+            Copying::Items(.., out) => Value::Array(out),
+            Copying::Object(o, _, entries) => {
+                Value::Object(Object { entries, n_index: o.n_index, index: o.index.clone() })
+            }
+            Copying::Map(.., out) => Value::Map(out),
+        }
+    }
 }
 
 /// A plain JS object: string-keyed properties in JS enumeration order
