@@ -49,6 +49,12 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
         .cwd
         .as_deref()
         .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
+    // Tokens are counted only where the size is shown (GitHub annotations show none); the
+    // tokenizer is built meanwhile, on a core git's processes leave free.
+    let count_tokens = !matches!(g.format, Format::Github);
+    if count_tokens {
+        std::thread::spawn(crate::analysis::tokens::load);
+    }
     let (repo, base, head) = states(&start, args).map_err(|e| UsageError(e.0))?;
     let config = crate::lint::config::Config::find(&start, None, &env.process_cwd)?;
     let opts = crate::lint::run::Options { config, compat: Vec::new() };
@@ -89,8 +95,7 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     let (base_items, head_items) = base_found.in_force(|| same_files_findings(base_lint, head_lint, &files, &opts));
     base_side.lint = base_items;
     head_side.lint = head_items;
-    // Tokens are counted only where the size is shown (GitHub annotations show none).
-    if !matches!(g.format, Format::Github) {
+    if count_tokens {
         crate::analysis::diff::count_tokens(&mut base_side, &mut head_side);
     }
     let diff = Diff::between(&base_side, &head_side, settings.description_max_length);
