@@ -3,7 +3,8 @@
 //! Each side is one discovery with the same settings, homes, configuration and working
 //! directory; a commit's tree or the index is read through a git overlay
 //! ([`crate::analysis::git`]) for the repository's paths, everything else from disk. Lint's
-//! per-file rules run inside each discovery on the exact bytes of that side; its entry-level
+//! per-file rules run on the exact bytes each discovery read, once both sides are discovered,
+//! and only on the files that are not the same at both states (`SameFiles`); its entry-level
 //! findings are made from each side's discovery, reading that side's files.
 
 use super::io::{EXIT_OK, Io, write_json};
