@@ -160,14 +160,6 @@ pub struct Side {
 }
 
 impl Side {
-    /// Counts the catalog's tokens (the tokenizer is built on first use), or takes the count
-    /// of `same` when it has the same catalog.
-    pub fn count_tokens(&mut self, same: Option<&Side>) {
-        let known = same.filter(|o| o.catalog == self.catalog).and_then(|o| o.size.tokens);
-        self.size.tokens =
-            Some(known.unwrap_or_else(|| crate::analysis::tokens::count(self.catalog.as_deref().unwrap_or(""))));
-    }
-
     /// The side of `snap`. `reached` is every skill file a root entry reaches, as real paths
     /// ([`reached_files`], made while the state's files are in force); `skill_files` the
     /// repository's `SKILL.md` files as real paths.
@@ -177,8 +169,32 @@ impl Side {
         reached: &BTreeSet<String>,
         skill_files: &[(String, String)],
         lint: Vec<LintItem>,
+        reuse: Option<(&Snapshot, &Side)>,
     ) -> Side {
-        let (cat, lines) = snap.catalog_with_lines(Variant::Initial);
+        // The entries of `reuse`'s catalog, by name, with their winner's description as written:
+        // an entry is a function of the name, that description and the limit.
+        let mut known: std::collections::HashMap<&str, (&js::JsStr, &Entry), foldhash::fast::RandomState> =
+            Default::default();
+        if let Some((other, side)) = reuse
+            && other.description_max_length == snap.description_max_length
+        {
+            let invocable = other.winners().filter(|c| c.skill.invocation.model_invocable);
+            for (c, e) in invocable.zip(&side.entries) {
+                known.entry(c.skill.name.as_str()).or_insert((&c.skill.description, e));
+            }
+        }
+        let reused = |c: &crate::engine::discover::Candidate| {
+            let (raw, e) = known.get(c.skill.name.as_str())?;
+            (e.name == c.skill.name && **raw == c.skill.description).then(|| {
+                let entry = catalog::CatalogEntry {
+                    name: e.name.clone(),
+                    description: e.shown.clone(),
+                    normalized_len: e.normalized_len,
+                };
+                (entry, e.line.clone())
+            })
+        };
+        let (cat, lines) = snap.catalog_with_lines_reusing(Variant::Initial, &reused);
         let max = snap.description_max_length;
         let cat_entries = cat.entries.as_deref().unwrap_or(&[]);
         // The first winner of each name, as `Snapshot::winner` finds it.
@@ -298,6 +314,69 @@ impl RealPaths {
         self.0.insert(path.to_string(), real.clone());
         real
     }
+}
+
+/// Counts the tokens of both sides' catalogs ([`crate::analysis::tokens`]), each distinct
+/// piece once: a catalog is counted as the sum of its [`token_pieces`], and the pieces the two
+/// sides share (every line of an entry that did not change, the fixed text around them) are
+/// counted for both at once. Only the pieces that differ are counted for the second side.
+/// The pieces are counted on two cores.
+pub fn count_tokens(base: &mut Side, head: &mut Side) {
+    let texts = [base.catalog.as_deref().unwrap_or(""), head.catalog.as_deref().unwrap_or("")];
+    let mut index: std::collections::HashMap<&str, usize, foldhash::fast::RandomState> = Default::default();
+    let mut distinct: Vec<&str> = Vec::new();
+    for piece in texts.iter().flat_map(|t| token_pieces(t)) {
+        index.entry(piece).or_insert_with(|| {
+            distinct.push(piece);
+            distinct.len() - 1
+        });
+    }
+    // Counted in two halves, one on another thread (the same counts: each piece is counted on
+    // its own).
+    let (first, second) = distinct.split_at(distinct.len() / 2);
+    let counts: Vec<usize> = std::thread::scope(|scope| {
+        let second = scope.spawn(|| crate::analysis::tokens::count_each(second.iter().copied()));
+        let mut counts = crate::analysis::tokens::count_each(first.iter().copied());
+        counts.extend(second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        counts
+    });
+    let total = |text: &str| token_pieces(text).map(|p| counts[index[p]]).sum::<usize>();
+    base.size.tokens = Some(total(texts[0]));
+    head.size.tokens = Some(total(texts[1]));
+}
+
+/// `text` cut after each line break that is followed by a character other than white space:
+/// the token count of `text` is the sum of its pieces' counts. (No token spans such a place:
+/// no added token holds a line break; the pre-tokenizer's digit and ideograph runs hold none;
+/// of its third split's matches, the ones that hold a line break end with the run of line
+/// breaks and white space they start or follow, `\s*[\r\n]+` and ` ?[\p{P}\p{S}]+[\r\n]*`,
+/// so a match never holds the break and the character after it, and every line break starts
+/// a match where no match holds it, so none is left between matches. A test checks the sums
+/// against whole counts.)
+pub fn token_pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let mut from = 0;
+        let end = loop {
+            match memchr::memchr(b'\n', &bytes[from..]) {
+                None => break rest.len(),
+                Some(i) => {
+                    let after = from + i + 1;
+                    if rest[after..].chars().next().is_some_and(|c| !c.is_whitespace()) {
+                        break after;
+                    }
+                    from = after;
+                }
+            }
+        };
+        let (piece, tail) = rest.split_at(end);
+        rest = tail;
+        Some(piece)
+    })
 }
 
 /// An entry whose line changed.
@@ -654,6 +733,60 @@ mod tests {
         for text in texts {
             assert_eq!(lines(text), text.tokenize_lines(), "{text:?}");
         }
+    }
+
+    /// A catalog's token count is the sum of its pieces' counts ([`token_pieces`]), on texts
+    /// made to put every kind of character after and before a line break.
+    #[test]
+    fn token_pieces_add_up_to_the_whole_count() {
+        use proptest::prelude::*;
+        let sum = |text: &str| {
+            assert_eq!(token_pieces(text).collect::<String>(), text);
+            token_pieces(text).map(crate::analysis::tokens::count).sum::<usize>()
+        };
+        let fixed = [
+            "",
+            "\n",
+            "a\nb",
+            "a.\n- `x`: y\n\n</end>",
+            "x \n  \n- y\r\n-z\n\u{a0}w\n\t1\n23\n中文\n。\n<｜end▁of▁sentence｜>\n",
+            "trailing \n",
+        ];
+        for text in fixed {
+            assert_eq!(sum(text), crate::analysis::tokens::count(text), "{text:?}");
+        }
+        let alphabet = prop::sample::select(vec![
+            "\n",
+            "\n",
+            "\r",
+            "\r\n",
+            " ",
+            "  ",
+            "\t",
+            "\u{a0}",
+            "a",
+            "Word",
+            "é",
+            "\u{301}",
+            "1",
+            "123456",
+            ".",
+            "- `",
+            "`: ",
+            "&lt;",
+            "<",
+            ">",
+            "中",
+            "か",
+            "😀",
+            "\u{2028}",
+            "<｜begin▁of▁sentence｜>",
+            "\u{0}",
+        ]);
+        let texts = prop::collection::vec(alphabet, 0..60).prop_map(|parts| parts.concat());
+        proptest!(ProptestConfig::with_cases(2000), |(text in texts)| {
+            prop_assert_eq!(sum(&text), crate::analysis::tokens::count(&text), "{:?}", text);
+        });
     }
 
     #[test]

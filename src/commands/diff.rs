@@ -3,7 +3,8 @@
 //! Each side is one discovery with the same settings, homes, configuration and working
 //! directory; a commit's tree or the index is read through a git overlay
 //! ([`crate::analysis::git`]) for the repository's paths, everything else from disk. Lint's
-//! per-file rules run inside each discovery on the exact bytes of that side; its entry-level
+//! per-file rules run on the exact bytes each discovery read, once both sides are discovered,
+//! and only on the files that are not the same at both states (`SameFiles`); its entry-level
 //! findings are made from each side's discovery, reading that side's files.
 
 use super::io::{EXIT_OK, Io, write_json};
@@ -16,6 +17,7 @@ use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
 use crate::error::UsageError;
 use crate::lint::check::FileResult;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Exit status when a `--fail-on` kind of change is found.
@@ -48,31 +50,54 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
         .cwd
         .as_deref()
         .map_or_else(|| env.process_cwd.clone(), |c| crate::engine::platform::resolve(&env.process_cwd, c));
+    // Tokens are counted only where the size is shown (GitHub annotations show none); the
+    // tokenizer is built meanwhile, on a core git's processes leave free.
+    let count_tokens = !matches!(g.format, Format::Github);
+    if count_tokens {
+        std::thread::spawn(crate::analysis::tokens::load);
+    }
     let (repo, base, head) = states(&start, args).map_err(|e| UsageError(e.0))?;
     let config = crate::lint::config::Config::find(&start, None, &env.process_cwd)?;
     let opts = crate::lint::run::Options { config, compat: Vec::new() };
     let mut settings = settings.clone();
     settings.scan.keep_content = true;
-    settings.scan.check = Some(Arc::new(SameFileOnce {
+    let files = Arc::new(SameFiles {
         pass: crate::lint::pass::InPass { opts: opts.check_options(&settings), config: opts.config.clone() },
-        seen: Mutex::new(HashMap::default()),
-    }));
-    // The two sides are made at once, each on its own thread (git lists each state on yet
-    // another); they share git's object reader and lint's results of the files they share.
+        seen: Mutex::default(),
+    });
+    let with_check = |side: u8| {
+        let mut s = settings.clone();
+        s.scan.check = Some(Arc::new(SameFileOnce { side, files: files.clone() }));
+        s
+    };
+    let (base_settings, head_settings) = (with_check(BASE), with_check(HEAD));
+    // The two sides are discovered at once, each on its own thread (git lists each state on
+    // yet another); they share git's object reader. Lint's per-file check waits until both
+    // are discovered: a file that is the same at both states is not checked at all.
     let (base_list, head_list) = (repo.list(&base), repo.list(&head));
-    let (base_side, head_side) = std::thread::scope(|scope| {
-        let head_side = scope.spawn(|| side(&repo, &head, head_list, &settings, env, &opts));
-        let base_side = side(&repo, &base, base_list, &settings, env, &opts);
-        let head_side = head_side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (base_side, head_side)
+    let (base_found, head_found) = std::thread::scope(|scope| {
+        let head_found = scope.spawn(|| discover(&repo, head_list, &head_settings, env));
+        let base_found = discover(&repo, base_list, &base_settings, env);
+        (base_found, join(head_found))
     });
     // The base's failure first, as if the sides were made one after the other.
-    let mut base_side = base_side.map_err(|e| UsageError(e.0))?;
-    let mut head_side = head_side.map_err(|e| UsageError(e.0))?;
-    // Tokens are counted only where the size is shown (GitHub annotations show none).
-    if !matches!(g.format, Format::Github) {
-        base_side.count_tokens(None);
-        head_side.count_tokens(Some(&base_side));
+    let base_found = base_found.map_err(|e| UsageError(e.0))?;
+    let head_found = head_found.map_err(|e| UsageError(e.0))?;
+    // Then each side's findings (the base also makes its side meanwhile); the head's side
+    // takes the base's catalog entries of the skills that did not change.
+    let (base_label, head_label) = (base.label(), head.label());
+    let ((base_lint, mut base_side), head_lint) = std::thread::scope(|scope| {
+        let head_lint = scope.spawn(|| head_found.in_force(|| findings(&head_found, &files, &opts)));
+        let base_lint = base_found.in_force(|| findings(&base_found, &files, &opts));
+        let base_side = base_found.in_force(|| base_found.side(base_label, None));
+        ((base_lint, base_side), join(head_lint))
+    });
+    let mut head_side = head_found.in_force(|| head_found.side(head_label, Some((&base_found.snap, &base_side))));
+    let (base_items, head_items) = base_found.in_force(|| same_files_findings(base_lint, head_lint, &files, &opts));
+    base_side.lint = base_items;
+    head_side.lint = head_items;
+    if count_tokens {
+        crate::analysis::diff::count_tokens(&mut base_side, &mut head_side);
     }
     let diff = Diff::between(&base_side, &head_side, settings.description_max_length);
     let base_dir = env.process_cwd.as_str();
@@ -120,16 +145,29 @@ fn states(start: &str, args: &DiffArgs) -> Result<(Repo, State, State), crate::a
     Ok((repo, base, head))
 }
 
-/// One side: discovery, the files it reaches and lint's findings, with the state's files in
-/// force.
-fn side(
+/// The sides' bits in [`Seen::sides`].
+const BASE: u8 = 1;
+const HEAD: u8 = 2;
+
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// One state as discovered: the overlay its files are read through (`None`: the disk), the
+/// discovery, and the repository's skill files (relative to its top, and as paths).
+struct Found {
+    overlay: Option<Arc<dyn crate::engine::nodefs::Overlay>>,
+    snap: Snapshot,
+    skill_files: Vec<(String, String)>,
+}
+
+/// Discovery at one state, with the state's files in force.
+fn discover(
     repo: &Repo,
-    state: &State,
     listing: Listing,
     settings: &Settings,
     env: &Environment,
-    opts: &crate::lint::run::Options,
-) -> Result<Side, crate::analysis::git::GitError> {
+) -> Result<Found, crate::analysis::git::GitError> {
     let StateFiles { overlay, files } = listing.wait()?;
     let skill_files: Vec<(String, String)> = files
         .into_iter()
@@ -139,38 +177,56 @@ fn side(
             (rel, abs)
         })
         .collect();
-    Ok(nodefs::with_overlay(overlay, || {
-        let snap = Snapshot::discover(settings, env);
-        let mut real = RealPaths::default();
-        let reached = crate::analysis::diff::reached_files(&snap, &mut real);
+    let snap = nodefs::with_overlay(overlay.clone(), || Snapshot::discover(settings, env));
+    Ok(Found { overlay, snap, skill_files })
+}
+
+impl Found {
+    /// `f` with this state's files in force.
+    fn in_force<R>(&self, f: impl FnOnce() -> R) -> R {
+        nodefs::with_overlay(self.overlay.clone(), f)
+    }
+
+    /// The side compared (its lint findings are set afterwards), taking the catalog entries of
+    /// `reuse` where they are the same. Call it with the state's files in force.
+    fn side(&self, label: String, reuse: Option<(&Snapshot, &Side)>) -> Side {
         // A skill file reached through a link inside the repository counts at its real place.
-        let skill_files: Vec<(String, String)> = skill_files
-            .into_iter()
+        let mut real = RealPaths::default();
+        let reached = crate::analysis::diff::reached_files(&self.snap, &mut real);
+        let skill_files: Vec<(String, String)> = self
+            .skill_files
+            .iter()
             .map(|(rel, abs)| {
-                let real = real.of(&abs).unwrap_or(abs);
-                (rel, real)
+                let real = real.of(abs).unwrap_or_else(|| abs.clone());
+                (rel.clone(), real)
             })
             .collect();
-        let entry_level = crate::lint::targets::from_snapshot(&snap).findings;
-        let lint = lint_items(&snap, entry_level, opts);
-        Side::of(state.label(), &snap, &reached, &skill_files, lint)
-    }))
+        Side::of(label, &self.snap, &reached, &skill_files, Vec::new(), reuse)
+    }
+}
+
+/// Lint's findings at one state before the files the two states share are accounted for: the
+/// items of every source but those files, and those files (same place, same bytes at both
+/// states), each with the path its harness rejection is reported at.
+struct Findings {
+    items: BTreeSet<LintItem>,
+    same: Vec<(Arc<Seen>, String)>,
 }
 
 /// Lint's findings at one state, at their configured levels: the entry-level ones (which copy
-/// wins, same names, links, letter case) and the per-file ones of every file discovery read.
-fn lint_items(
-    snap: &Snapshot,
-    entry_level: Vec<crate::lint::Finding>,
-    opts: &crate::lint::run::Options,
-) -> Vec<LintItem> {
-    let mut out = BTreeSet::new();
+/// wins, same names, links, letter case) and the per-file ones of every file discovery read
+/// that is not the same at the other state ([`Findings`]). Call it with the state's files in
+/// force: a file is checked here, with what it looks up beside it read at this state.
+fn findings(found: &Found, files: &SameFiles, opts: &crate::lint::run::Options) -> Findings {
+    let snap = &found.snap;
+    let entry_level = crate::lint::targets::from_snapshot(snap).findings;
+    let mut out = Findings { items: BTreeSet::new(), same: Vec::new() };
     for f in entry_level {
         if BESIDE_THE_FILE.contains(&f.rule) || WALKS_THE_DISK.contains(&f.rule) {
             continue;
         }
         let Some(level) = opts.config.level(&f, &opts.compat) else { continue };
-        out.insert(LintItem {
+        out.items.insert(LintItem {
             path: f.path.clone(),
             rule: f.rule.to_string(),
             severity: level.as_str().to_string(),
@@ -183,66 +239,149 @@ fn lint_items(
         for root in &scan.roots {
             for e in &root.entries {
                 let Some(checked) = &e.checked else { continue };
-                let Some(result) = checked.take() else { continue };
-                let Ok(result) = result.downcast::<Arc<FileResult>>() else { continue };
-                let line_of = |span: &Option<std::ops::Range<usize>>| {
-                    let src = result.source.as_ref()?;
-                    let at = span.as_ref()?.start;
-                    Some(src.text.as_bytes()[..at.min(src.text.len())].iter().filter(|b| **b == b'\n').count() + 1)
-                };
-                for f in &result.findings {
-                    if BESIDE_THE_FILE.contains(&f.rule) {
-                        continue;
-                    }
-                    let Some(level) = opts.config.level(f, &opts.compat) else { continue };
-                    out.insert(LintItem {
-                        path: f.path.clone(),
-                        rule: f.rule.to_string(),
-                        severity: level.as_str().to_string(),
-                        message: f.message.clone(),
-                        line: line_of(&f.span),
-                    });
+                let Some(seen) = checked.take() else { continue };
+                let Ok(seen) = seen.downcast::<Arc<Seen>>() else { continue };
+                let at = e.locator.clone().unwrap_or_else(|| e.path.clone());
+                if seen.sides.load(Ordering::Relaxed) == BASE | HEAD {
+                    out.same.push((*seen, at));
+                    continue;
                 }
-                if let Some(w) = &result.harness_warning
-                    && !result.findings.iter().any(|f| f.severity == crate::lint::Severity::Error)
-                {
-                    out.insert(LintItem {
-                        path: e.locator.clone().unwrap_or_else(|| e.path.clone()),
-                        rule: crate::lint::run::HARNESS_REJECTED.id.into(),
-                        severity: "error".into(),
-                        message: format!("the harness rejects this file: {}", w.lines().next().unwrap_or(w)),
-                        line: None,
-                    });
-                }
+                file_items(&files.result(&seen), &at, opts, &mut out.items);
             }
         }
     }
-    out.into_iter().collect()
+    out
 }
 
-/// Lint's per-file check for both sides, each distinct file checked once: a file read at one
-/// side takes the result of the same file (same place, same bytes) checked at the other, or
-/// waits for that check when it is under way. (Most skills do not change between two states;
-/// the comparison of findings then sees the same items on both sides, exactly as if the file
-/// had been checked twice.)
+/// The items of one file's check, reported at `at` when the harness rejects it.
+fn file_items(result: &FileResult, at: &str, opts: &crate::lint::run::Options, out: &mut BTreeSet<LintItem>) {
+    let line_of = |span: &Option<std::ops::Range<usize>>| {
+        let src = result.source.as_ref()?;
+        let at = span.as_ref()?.start;
+        Some(src.text.as_bytes()[..at.min(src.text.len())].iter().filter(|b| **b == b'\n').count() + 1)
+    };
+    for f in &result.findings {
+        if BESIDE_THE_FILE.contains(&f.rule) {
+            continue;
+        }
+        let Some(level) = opts.config.level(f, &opts.compat) else { continue };
+        out.insert(LintItem {
+            path: f.path.clone(),
+            rule: f.rule.to_string(),
+            severity: level.as_str().to_string(),
+            message: f.message.clone(),
+            line: line_of(&f.span),
+        });
+    }
+    if let Some(w) = &result.harness_warning
+        && !result.findings.iter().any(|f| f.severity == crate::lint::Severity::Error)
+    {
+        out.insert(LintItem {
+            path: at.to_string(),
+            rule: crate::lint::run::HARNESS_REJECTED.id.into(),
+            severity: "error".into(),
+            message: format!("the harness rejects this file: {}", w.lines().next().unwrap_or(w)),
+            line: None,
+        });
+    }
+}
+
+/// Both states' findings, the files they share accounted for. A file that is the same at both
+/// states has the same findings at both, which the comparison (by path, rule and message)
+/// cancels out, so it is left unchecked, unless another finding of either state is about its
+/// folder: then the shared file's findings could decide whether that one is new or fixed, and
+/// the file is checked (once, for both).
+fn same_files_findings(
+    base: Findings,
+    head: Findings,
+    files: &SameFiles,
+    opts: &crate::lint::run::Options,
+) -> (Vec<LintItem>, Vec<LintItem>) {
+    let (mut base_items, mut head_items) = (base.items, head.items);
+    let paths: BTreeSet<&str> = base_items.iter().chain(&head_items).map(|i| i.path.as_str()).collect();
+    let mut shared = BTreeSet::new();
+    let mut done: Vec<*const Seen> = Vec::new();
+    for (seen, at) in base.same.iter().chain(&head.same) {
+        let near = |p: &str| {
+            let folder = seen.file.path.rsplit_once(crate::engine::platform::SEP).map_or("", |(folder, _)| folder);
+            let inside = format!("{folder}{}", crate::engine::platform::SEP);
+            paths.contains(p) || paths.range(inside.as_str()..).next().is_some_and(|q| q.starts_with(&inside))
+        };
+        if done.contains(&Arc::as_ptr(seen)) || !(near(&seen.file.path) || near(at)) {
+            continue;
+        }
+        done.push(Arc::as_ptr(seen));
+        file_items(&files.result(seen), at, opts, &mut shared);
+    }
+    base_items.extend(shared.iter().cloned());
+    head_items.extend(shared);
+    (base_items.into_iter().collect(), head_items.into_iter().collect())
+}
+
+/// Lint's per-file check for both sides, each distinct file checked once and only when it is
+/// not the same at both states: discovery hands each side's files to its [`SameFileOnce`],
+/// which records them; they are checked once both sides are discovered ([`findings`]).
 ///
 /// The check ([`InPass`](crate::lint::pass::InPass)) is a function of the file's bytes, of its
 /// subject (its path, its entry's folder or root and name, whether the root is read the
 /// plain-Node way) and of the options, which are the same at both sides; what it looks up
-/// beside the file it reads from disk, which is the same at both sides too. [`Place`] holds
+/// beside the file (left out of the comparison: [`BESIDE_THE_FILE`]) differs. [`Place`] holds
 /// every part of the subject.
 #[derive(Debug)]
-struct SameFileOnce {
+struct SameFiles {
     pass: crate::lint::pass::InPass,
-    /// The first bytes read at each place, and their result once checked.
+    /// The first bytes read at each place.
     seen: Mutex<HashMap<Place, Arc<Seen>, foldhash::fast::RandomState>>,
 }
 
-/// A file's bytes and, once checked, lint's result.
+impl SameFiles {
+    /// Lint's result for a file, checked on the first call.
+    fn result(&self, seen: &Seen) -> Arc<FileResult> {
+        seen.result
+            .get_or_init(|| {
+                let file = &seen.file;
+                let to_check = crate::engine::discover::FileToCheck {
+                    root: &file.root,
+                    entry: &file.entry,
+                    path: &file.path,
+                    bytes: seen.bytes.clone(),
+                    yaml: file.yaml.as_ref(),
+                };
+                match crate::engine::discover::FileCheck::check(&self.pass, to_check).downcast::<FileResult>() {
+                    Ok(result) => Arc::new(*result),
+                    // `InPass` makes nothing else; an empty result reports nothing, as before.
+                    Err(_) => Arc::new(FileResult::default()),
+                }
+            })
+            .clone()
+    }
+}
+
+/// One side's [`FileCheck`](crate::engine::discover::FileCheck): records each file in
+/// [`SameFiles`], marked as read at this side.
+#[derive(Debug)]
+struct SameFileOnce {
+    side: u8,
+    files: Arc<SameFiles>,
+}
+
+/// A file's bytes, what its check needs, the sides that read it at one place and, once
+/// checked, lint's result.
 #[derive(Debug)]
 struct Seen {
     bytes: Vec<u8>,
+    file: ToCheck,
+    sides: AtomicU8,
     result: std::sync::OnceLock<Arc<FileResult>>,
+}
+
+/// What [`FileToCheck`](crate::engine::discover::FileToCheck) borrows, kept until the check.
+#[derive(Debug)]
+struct ToCheck {
+    root: crate::engine::discover::Root,
+    entry: crate::engine::discover::Entry,
+    path: String,
+    yaml: Option<Result<crate::engine::yaml::Parsed, crate::engine::yaml::YamlError>>,
 }
 
 /// Where a checked file sits: its path, its entry (folder or file, path, name), its root and
@@ -257,16 +396,6 @@ struct Place {
     trusted_host: bool,
 }
 
-impl SameFileOnce {
-    fn check_now(&self, file: crate::engine::discover::FileToCheck<'_>) -> Arc<FileResult> {
-        match crate::engine::discover::FileCheck::check(&self.pass, file).downcast::<FileResult>() {
-            Ok(result) => Arc::new(*result),
-            // `InPass` makes nothing else; an empty result reports nothing, as before.
-            Err(_) => Arc::new(FileResult::default()),
-        }
-    }
-}
-
 impl crate::engine::discover::FileCheck for SameFileOnce {
     fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
         let place = Place {
@@ -277,24 +406,33 @@ impl crate::engine::discover::FileCheck for SameFileOnce {
             root: file.root.path.clone(),
             trusted_host: file.root.trusted_host,
         };
-        let seen = {
-            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-            match seen.get(&place) {
-                Some(s) if s.bytes == file.bytes => Some(s.clone()),
-                // Other bytes at the same place: checked on their own.
-                Some(_) => None,
-                None => {
-                    let s = Arc::new(Seen { bytes: file.bytes.clone(), result: std::sync::OnceLock::new() });
-                    seen.insert(place, s.clone());
-                    Some(s)
-                }
+        let new = |file: crate::engine::discover::FileToCheck<'_>| {
+            Arc::new(Seen {
+                file: ToCheck {
+                    root: file.root.clone(),
+                    entry: file.entry.clone(),
+                    path: file.path.to_string(),
+                    yaml: file.yaml.cloned(),
+                },
+                bytes: file.bytes,
+                sides: AtomicU8::new(self.side),
+                result: std::sync::OnceLock::new(),
+            })
+        };
+        let mut seen = self.files.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let seen = match seen.get(&place) {
+            Some(s) if s.bytes == file.bytes => {
+                s.sides.fetch_or(self.side, Ordering::Relaxed);
+                s.clone()
+            }
+            // Other bytes at the same place: checked on their own.
+            Some(_) => new(file),
+            None => {
+                let s = new(file);
+                seen.insert(place, s.clone());
+                s
             }
         };
-        let result = match seen {
-            // The first to get here checks; the other side waits for that result.
-            Some(s) => s.result.get_or_init(|| self.check_now(file)).clone(),
-            None => self.check_now(file),
-        };
-        Box::new(result)
+        Box::new(seen)
     }
 }

@@ -369,15 +369,40 @@ impl Snapshot {
     /// [`Snapshot::catalog`] and each entry's line ([`CatalogEntry::line`]), made once for both
     /// (none when there is no text).
     pub fn catalog_with_lines(&self, variant: Variant) -> (Catalog, Vec<String>) {
+        self.catalog_with_lines_reusing(variant, &|_| None)
+    }
+
+    /// [`Snapshot::catalog_with_lines`], taking a winner's entry and line from `known` where it
+    /// has them: a caller that made the catalog of another state hands back the entries of the
+    /// skills whose name and description are the same there (at the same limit), which equal
+    /// the ones this would make.
+    pub fn catalog_with_lines_reusing(
+        &self,
+        variant: Variant,
+        known: &dyn Fn(&Candidate) -> Option<(CatalogEntry, String)>,
+    ) -> (Catalog, Vec<String>) {
         if self.tool_visible && !self.complete {
             return (Catalog { entries: None, text: None, why_none: Some(NoCatalog::Incomplete) }, Vec::new());
         }
-        let entries = self.catalog_entries();
+        let (entries, lines): (Vec<CatalogEntry>, Vec<String>) = if self.tool_visible {
+            self.winners()
+                .filter(|c| c.skill.invocation.model_invocable)
+                .map(|c| {
+                    known(c).unwrap_or_else(|| {
+                        let entry =
+                            CatalogEntry::from_js(&c.skill.name, &c.skill.description, self.description_max_length);
+                        let line = entry.line();
+                        (entry, line)
+                    })
+                })
+                .unzip()
+        } else {
+            Default::default()
+        };
         if entries.is_empty() && variant == Variant::Initial {
             let why = if self.tool_visible { NoCatalog::NoModelInvocableSkill } else { NoCatalog::NoSkillTool };
             return (Catalog { entries: None, text: None, why_none: Some(why) }, Vec::new());
         }
-        let lines: Vec<String> = entries.iter().map(CatalogEntry::line).collect();
         let text = catalog::render_lines(&lines, variant);
         (Catalog { entries: Some(entries), text: Some(text), why_none: None }, lines)
     }
