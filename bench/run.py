@@ -4,6 +4,7 @@
     python3 bench/run.py                 # sizes 100, 1000, 10000
     python3 bench/run.py --sizes 1000    # one size
     python3 bench/run.py --quick         # fewer runs
+    python3 bench/run.py --bin NEW --against OLD   # two builds side by side (no build)
 
 It builds the release binary, generates deterministic skill trees (bundles and flat files in
 all six roots, ~10% duplicate names across roots, ~3% broken files, descriptions of 80-700
@@ -122,6 +123,9 @@ def has_lint():
     return "\n  lint" in out
 
 
+AGAINST = None
+
+
 def commands(tree):
     f = flags(tree)
     winner = open(os.path.join(tree, ".winner")).read()
@@ -132,6 +136,9 @@ def commands(tree):
     }
     if has_lint():
         cmds["lint"] = f"{BIN} lint --format json {f} > /dev/null"
+        if AGAINST:
+            cmds["lint (against)"] = f"{AGAINST} lint --format json {f} > /dev/null"
+            cmds["catalog (against)"] = f"{AGAINST} catalog --quiet {f} > /dev/null"
     cmds["explain"] = f"{BIN} explain {winner} {f} > /dev/null"
     return cmds
 
@@ -160,7 +167,15 @@ def main():
     ap.add_argument("--sizes", default="100,1000,10000")
     ap.add_argument("--quick", action="store_true", help="fewer runs")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--bin", help="time this binary (no build)")
+    ap.add_argument("--against", help="also time this binary's lint and catalog, in the same hyperfine run")
     a = ap.parse_args()
+    global BIN, AGAINST
+    if a.bin:
+        BIN = os.path.abspath(a.bin)
+        a.no_build = True
+    if a.against:
+        AGAINST = os.path.abspath(a.against)
     ensure_hyperfine()
     if not a.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked"], cwd=REPO, check=True)

@@ -200,16 +200,51 @@ struct Found {
 /// image destinations, reference definitions, HTML and headings are where the parser puts
 /// them; the words around a reference (on its line) say how strongly the body points at it.
 pub fn scan(body: &str) -> Scan {
+    scan_with(body, true)
+}
+
+/// Whether `body` can hold a reference at all, read in any way: every reference is a bundled
+/// path (it starts with one of [`RESOURCE_DIRS`]), an inline link's or image's destination
+/// (after `](`), a reference definition's (after `]:`), or an HTML `href=` or `src=` value
+/// (ASCII case ignored, as [`html`] reads them). A body with none of these needs no Markdown
+/// parse for its references.
+fn may_reference(body: &str) -> bool {
+    let b = body.as_bytes();
+    if memchr::memchr(b'/', b).is_some()
+        && RESOURCE_DIRS.iter().any(|d| memchr::memmem::find(b, d.as_bytes()).is_some())
+    {
+        return true;
+    }
+    if memchr::memchr_iter(b']', b).any(|i| matches!(b.get(i + 1), Some(b'(' | b':'))) {
+        return true;
+    }
+    memchr::memchr_iter(b'=', b).any(|i| {
+        i >= 4 && b[i - 4..i].eq_ignore_ascii_case(b"href") || i >= 3 && b[i - 3..i].eq_ignore_ascii_case(b"src")
+    })
+}
+
+/// Whether `body` can hold a fenced code block: a fence is three backticks or tildes in a row.
+fn may_fence(body: &str) -> bool {
+    let b = body.as_bytes();
+    memchr::memmem::find(b, b"```").is_some() || memchr::memmem::find(b, b"~~~").is_some()
+}
+
+/// [`scan`], with the exact prefilter ([`may_reference`], [`may_fence`]) that skips the Markdown
+/// parse of a body that can hold no reference and no fence, or only the reference scan of a body
+/// that can hold no reference, or without it (`prefilter` false: the tests compare the two).
+fn scan_with(body: &str, prefilter: bool) -> Scan {
     let mut out = Scan::default();
     let bytes = body.as_bytes();
-    // A body without backticks, tildes, brackets, angle brackets or slashes has no fence and
-    // references nothing (two SIMD passes).
-    if memchr::memchr3(b'`', b'~', b'[', bytes).is_none() && memchr::memchr2(b'/', b'<', bytes).is_none() {
+    let references = !prefilter || may_reference(body);
+    if !references && !may_fence(body) {
         return out;
     }
     let md = markdown::parse(body);
     out.unclosed_fence = md.unclosed_fence.as_ref().map(|f| f.line.clone());
     out.fence_indent = md.unclosed_fence.as_ref().map(|f| f.indent.clone()).unwrap_or_default();
+    if !references {
+        return out;
+    }
     let mut found: Vec<Found> = Vec::new();
     let mut refs = Vec::new();
     let mut take = |refs: &mut Vec<Reference>, code: bool, comment: bool, span: Option<usize>| {
@@ -675,6 +710,100 @@ mod tests {
     }
 
     use Evidence::{Instruction, Link, Mention};
+
+    /// The prefiltered scan finds exactly what the full scan finds.
+    fn same_with_prefilter(body: &str, what: &str) {
+        let (fast, full) = (scan_with(body, true), scan_with(body, false));
+        assert_eq!(fast.refs, full.refs, "{what}");
+        assert_eq!(fast.unclosed_fence, full.unclosed_fence, "{what}");
+        assert_eq!(fast.fence_indent, full.fence_indent, "{what}");
+    }
+
+    /// Every Markdown file under `dir` (`.git` and `node_modules` skipped), as text.
+    fn markdown_files(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+        let Ok(listing) = std::fs::read_dir(dir) else { return };
+        for entry in listing.flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() && !matches!(entry.file_name().to_str(), Some(".git" | "node_modules")) {
+                markdown_files(&path, out);
+            } else if kind.is_file()
+                && path.extension().is_some_and(|e| e == "md")
+                && let Ok(bytes) = std::fs::read(&path)
+            {
+                out.push((path.display().to_string(), String::from_utf8_lossy(&bytes).into_owned()));
+            }
+        }
+    }
+
+    #[test]
+    fn the_prefilter_is_exact_on_every_fixture_and_corpus_body() {
+        // The fixtures, and any trees named in DSH_SKILLS_SCAN_CORPUS (`:`-separated; the
+        // public skill repositories were checked this way).
+        let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
+        if let Ok(extra) = std::env::var("DSH_SKILLS_SCAN_CORPUS") {
+            dirs.extend(extra.split(':').filter(|d| !d.is_empty()).map(std::path::PathBuf::from));
+        }
+        let mut files = Vec::new();
+        for d in &dirs {
+            markdown_files(d, &mut files);
+        }
+        assert!(files.len() > 100, "{} Markdown files under {dirs:?}", files.len());
+        let mut skipped = 0;
+        for (path, text) in &files {
+            // The whole file and its body after a frontmatter, as lint scans it.
+            let body = text.strip_prefix("---\n").and_then(|t| t.find("\n---").map(|i| &t[i + 4..])).unwrap_or(text);
+            for t in [text.as_str(), body] {
+                same_with_prefilter(t, path);
+                skipped += usize::from(!may_reference(t));
+            }
+        }
+        // The prefilter has work to skip (bodies without any reference shape).
+        assert!(skipped > 0);
+    }
+
+    #[test]
+    fn the_prefilter_is_exact_at_the_edges_of_its_shapes() {
+        for body in [
+            "See [x](references/a.md).\n",
+            "See [x] (references/a.md).\n",
+            "See [x](a.md) and ![i](b.png).\n",
+            "[def]: a.md\n\n[x][def]\n",
+            "[def]:\n  a.md\n",
+            "> [def]: a.md\n",
+            "<a HREF=\"a.md\">x</a>\n",
+            "<img SrC='b.png'>\n",
+            "<img src = 'b.png'>\n",
+            "<details>\nscripts/x.py\n</details>\n",
+            "Run scripts/x.py now.\n",
+            "Run `./scripts/x.sh`.\n",
+            "<references/x.md>\n",
+            "```sh\npython scripts/a.py\n",
+            "```sh\nrun\n",
+            "~~~\nx\n",
+            "- a\n\n  ```\n  x\n",
+            "``inline``\n",
+            "    indented scripts\n",
+            "# Your project\n\nreferences/x.md\n",
+            "no shape at all: a/b, c]d, e=f\n",
+            "",
+        ] {
+            same_with_prefilter(body, body);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_prefilter_is_exact_on_generated_bodies(parts in proptest::collection::vec(proptest::sample::select(vec![
+            "```", "~~~", "``", "`", "[", "]", "(", ")", ":", "!", "<", ">", "/", "=", "href", "SRC", "\"", "'",
+            "scripts/", "references/", "assets/", "templates/", "examples/", "./", "a.md", "x.py", "see ", "run ",
+            "python ", "# ", "> ", "- ", "1. ", "    ", "\t", "\n", "\n\n", "\r\n", "word ", "e.g. ", "your project",
+            "├", "{x}", "#a", "https://x.y", "[^1]: ", "|", "---\n",
+        ]), 0..40)) {
+            let body: String = parts.concat();
+            same_with_prefilter(&body, &body);
+        }
+    }
 
     #[test]
     fn links_definitions_and_autolinks() {

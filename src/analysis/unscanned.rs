@@ -100,6 +100,11 @@ pub struct Remedy {
     /// of moving them (moved as they are, they would point elsewhere).
     #[serde(skip)]
     pub relative_links: bool,
+    /// The links of one folder alone, skill by skill, are still to be made (with the target's
+    /// `mkdir -p` first when true): made once the search knows whether the folder's fix is
+    /// planned with others' ([`plan_together`]), which would make them again.
+    #[serde(skip)]
+    per_skill_links: Option<bool>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -401,6 +406,18 @@ pub fn search_checked(
         }
     }
     plan_together(&mut s.folders);
+    // Folders whose fix is planned alone: their links, skill by skill, made once.
+    for f in &mut s.folders {
+        if let Some(mkdir) = f.remedy.per_skill_links.take() {
+            let r = &mut f.remedy;
+            let links = skill_links(&f.path, &r.target_root, &f.skills, &r.clashes);
+            let cmds: Vec<String> =
+                links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(&r.target_root))).collect();
+            let cmds = cmds.join(" && ");
+            r.link_command = if mkdir { format!("mkdir -p {} && {cmds}", sh(&r.target_root)) } else { cmds };
+            r.links = links;
+        }
+    }
     s
 }
 
@@ -417,6 +434,7 @@ fn plan_together(folders: &mut [Folder]) {
         let mut brought: std::collections::HashMap<String, String> = Default::default();
         for &i in &group {
             let f = &mut folders[i];
+            f.remedy.per_skill_links = None;
             f.remedy.planned_with = group.len() - 1;
             let mut clashes_with = Vec::new();
             for e in f.skills.iter().map(|e| e.trim_end_matches('/').to_string()) {
@@ -579,23 +597,19 @@ fn remedy(folder: &str, target: &str, skills: &[String], place: Place, maybe_lin
     let relative_links = !relinked.is_empty();
     steps.extend(relinked);
     let move_command = steps.join(" && ");
-    // One link per skill (those not already in the target), and the commands that make them.
-    let per_skill = || {
-        let links = skill_links(folder, target, skills, &clashes);
-        let cmds: Vec<String> = links.iter().map(|[_, rel]| format!("ln -s {} {}/", sh(rel), sh(target))).collect();
-        (cmds.join(" && "), links)
-    };
-    // A collection's folder is one of several: each skill is linked, so that the links of two
-    // folders never both claim the target root itself.
-    let (link_command, links) = if place == Place::Collection {
-        let (cmds, links) = per_skill();
-        (format!("mkdir -p {} && {cmds}", sh(target)), links)
+    // One link per skill (those not already in the target), and the commands that make them,
+    // are made at the end of the search (`per_skill_links`), unless the folder's fix is planned
+    // with others' ([`plan_together`]). A collection's folder is one of several: each skill is
+    // linked, so that the links of two folders never both claim the target root itself.
+    let (link_command, links, per_skill_links) = if place == Place::Collection {
+        (String::new(), Vec::new(), Some(true))
     } else if std::fs::symlink_metadata(target).is_err() {
         let parent = platform::dirname(target);
         let rel = relative(&parent, folder);
-        (format!("mkdir -p {} && ln -s {} {}", sh(&parent), sh(&rel), sh(target)), vec![[target.to_string(), rel]])
+        let command = format!("mkdir -p {} && ln -s {} {}", sh(&parent), sh(&rel), sh(target));
+        (command, vec![[target.to_string(), rel]], None)
     } else {
-        per_skill()
+        (String::new(), Vec::new(), Some(false))
     };
     Remedy {
         target_root: target.to_string(),
@@ -611,6 +625,7 @@ fn remedy(folder: &str, target: &str, skills: &[String], place: Place, maybe_lin
         clashes_with: Vec::new(),
         planned_with: 0,
         relative_links,
+        per_skill_links,
     }
 }
 

@@ -614,6 +614,11 @@ impl Checked {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).as_deref().map(f)
     }
 
+    /// `f` of the result, which it may change in place, unless it was taken.
+    pub fn peek_mut<R>(&self, f: impl FnOnce(&mut (dyn std::any::Any + Send)) -> R) -> Option<R> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).as_deref_mut().map(f)
+    }
+
     pub fn take(&self) -> Option<Box<dyn std::any::Any + Send>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }

@@ -584,6 +584,82 @@ impl Listed {
     }
 }
 
+/// What a directory listing says an entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EntryKind {
+    Dir,
+    Symlink,
+    Other,
+}
+
+impl From<std::fs::FileType> for EntryKind {
+    fn from(t: std::fs::FileType) -> EntryKind {
+        if t.is_symlink() {
+            EntryKind::Symlink
+        } else if t.is_dir() {
+            EntryKind::Dir
+        } else {
+            EntryKind::Other
+        }
+    }
+}
+
+/// A directory entry: its name and what it is (`None` when that cannot be had).
+type Listing = (std::ffi::OsString, Option<EntryKind>);
+
+/// The entries of `dir` (a link to a folder followed), each with its type (`None` when it
+/// cannot be had), and whether the listing is complete; `None` when it cannot be opened. On
+/// Linux: one `openat` and the `getdents64` calls, no `fstat` (the type comes from the listing,
+/// as `std::fs::read_dir`'s does; a stat only when the file system does not say).
+fn list_dir(dir: &Path) -> Option<(Vec<Listing>, bool)> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{FileType, Mode, OFlags};
+        use std::os::unix::ffi::OsStrExt;
+        let fd = rustix::fs::openat(
+            rustix::fs::CWD,
+            dir,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK,
+            Mode::empty(),
+        )
+        .ok()?;
+        let mut buf: Vec<u8> = Vec::with_capacity(32 * 1024);
+        let mut listing = rustix::fs::RawDir::new(fd, buf.spare_capacity_mut());
+        let (mut entries, mut complete) = (Vec::new(), true);
+        while let Some(entry) = listing.next() {
+            let Ok(entry) = entry else {
+                complete = false;
+                break;
+            };
+            let name = entry.file_name().to_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            let name = std::ffi::OsStr::from_bytes(name).to_os_string();
+            let kind = match entry.file_type() {
+                FileType::Directory => Some(EntryKind::Dir),
+                FileType::Symlink => Some(EntryKind::Symlink),
+                FileType::Unknown => std::fs::symlink_metadata(dir.join(&name)).ok().map(|m| m.file_type().into()),
+                _ => Some(EntryKind::Other),
+            };
+            entries.push((name, kind));
+        }
+        Some((entries, complete))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let listing = std::fs::read_dir(dir).ok()?;
+        let (mut entries, mut complete) = (Vec::new(), true);
+        for entry in listing {
+            match entry {
+                Ok(entry) => entries.push((entry.file_name(), entry.file_type().ok().map(EntryKind::from))),
+                Err(_) => complete = false,
+            }
+        }
+        Some((entries, complete))
+    }
+}
+
 /// Symbolic links (not followed) below `dir`, depth first in file-name order, at most 8 levels
 /// down and `MAX_ENTRIES` entries visited, skipping `.git` and `node_modules`. Entry types come
 /// from the directory listing itself, so a folder costs one open and one read, no stat per entry.
@@ -597,17 +673,9 @@ fn symlinks_under(dir: &Path) -> (Vec<std::path::PathBuf>, Listed) {
         out: &mut Vec<std::path::PathBuf>,
         listed: &mut Listed,
     ) {
-        let Ok(listing) = std::fs::read_dir(dir) else { return };
         // Every entry, `.git` and `node_modules` too (its type `None` when it cannot be had):
         // their names make the listing kept for `rel`.
-        let mut complete = true;
-        let mut entries: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = Vec::new();
-        for entry in listing {
-            match entry {
-                Ok(entry) => entries.push((entry.file_name(), entry.file_type().ok())),
-                Err(_) => complete = false,
-            }
-        }
+        let Some((mut entries, complete)) = list_dir(dir) else { return };
         if entries.len() > 1 {
             entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         }
@@ -617,9 +685,9 @@ fn symlinks_under(dir: &Path) -> (Vec<std::path::PathBuf>, Listed) {
                 break;
             }
             *budget -= 1;
-            if kind.is_symlink() {
+            if kind == EntryKind::Symlink {
                 out.push(dir.join(name));
-            } else if kind.is_dir() && depth < 8 {
+            } else if kind == EntryKind::Dir && depth < 8 {
                 // Below a name that is not UTF-8 nothing can be asked about: no listing is kept.
                 let sub =
                     rel.zip(name.to_str()).map(|(r, n)| if r.is_empty() { n.to_string() } else { format!("{r}/{n}") });

@@ -117,6 +117,32 @@ pub fn reread(path: &str) -> Option<SourceText> {
     }
 }
 
+/// Lint's check of a skill folder, made on the thread that reads its `SKILL.md` (the tree
+/// walk's walker outside the roots, discovery's worker inside them,
+/// [`InPassWalked`](super::pass::InPassWalked)): the folder's symbolic links
+/// ([`check_symlinks`](super::bundle::check_symlinks)), walked first so that the check of its
+/// `SKILL.md` (trimmed as [`InPass`](super::pass::InPass) trims) answers "is it there" from
+/// the walk's listings. The subject holds it; [`unwrap_walked`](super::pass::unwrap_walked)
+/// takes the links out, and [`check_file`] the file's result.
+#[derive(Debug)]
+pub struct Walked {
+    pub result: FileResult,
+    pub links: Vec<super::Finding>,
+}
+
+/// The file's result in a check's result: a [`FileResult`], or a [`Walked`]'s.
+pub fn file_result(r: &(dyn std::any::Any + Send)) -> Option<&FileResult> {
+    r.downcast_ref::<FileResult>().or_else(|| r.downcast_ref::<Walked>().map(|w| &w.result))
+}
+
+/// [`file_result`], taken.
+pub fn into_file_result(r: Box<dyn std::any::Any + Send>) -> Option<FileResult> {
+    match r.downcast::<FileResult>() {
+        Ok(done) => Some(*done),
+        Err(r) => r.downcast::<Walked>().ok().map(|w| w.result),
+    }
+}
+
 /// Lint one skill file: the check discovery already made of it, or read it now (a file named
 /// on the command line is read the plain-Node way).
 pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
@@ -127,9 +153,9 @@ pub fn check_file(subject: &Subject, opts: &CheckOptions) -> FileResult {
 /// its links were just walked: a file they show missing costs no stat.
 pub fn check_file_listed(subject: &Subject, opts: &CheckOptions, listed: Option<&super::bundle::Listed>) -> FileResult {
     if let Some(done) = subject.checked.as_ref().and_then(|c| c.take())
-        && let Ok(done) = done.downcast::<FileResult>()
+        && let Some(done) = into_file_result(done)
     {
-        return *done;
+        return done;
     }
     let mut result = FileResult::default();
     let path = subject.path.as_str();

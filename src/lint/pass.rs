@@ -3,6 +3,7 @@
 
 use super::Severity;
 use super::check::CheckOptions;
+pub use super::check::Walked;
 
 /// Lint's per-file check as a discovery [`FileCheck`](crate::engine::discover::FileCheck): each file is
 /// checked on the worker that read it, with discovery's bytes and YAML parse, which are then
@@ -21,6 +22,27 @@ impl crate::engine::discover::FileCheck for InPass {
         let mut result = super::check::check_bytes(&subject, file.bytes, file.yaml, &self.opts);
         keep_what_lint_needs(&mut result, &subject.path, &self.config, &self.opts.compat);
         Box::new(result)
+    }
+}
+
+/// [`InPass`] for `dsh-skills lint` (and the language server) on the disk: a skill folder's
+/// symbolic links are walked on the worker that read its `SKILL.md`, first, so that the check
+/// answers "is it there" (Codex's `agents/openai.yaml`, a referenced file) from that walk's
+/// listings instead of a stat, and lint's run has no second pass over the folders. The result
+/// is a [`Walked`], as the tree walk's; [`unwrap_walked`] takes the links back out. (`diff`
+/// reads a commit through an overlay, which the walk does not see: it keeps [`InPass`].)
+#[derive(Debug)]
+pub struct InPassWalked(pub InPass);
+
+impl crate::engine::discover::FileCheck for InPassWalked {
+    fn check(&self, file: crate::engine::discover::FileToCheck<'_>) -> Box<dyn std::any::Any + Send> {
+        let InPass { opts, config } = &self.0;
+        let subject = super::subject::entry_subject(file.root, file.entry, file.path.to_string(), None);
+        let (links, listed) = super::bundle::check_symlinks_listed(&subject);
+        let mut result = super::check::check_bytes_listed(&subject, file.bytes, file.yaml, opts, listed.as_ref());
+        drop(listed);
+        keep_what_lint_needs(&mut result, &subject.path, config, &opts.compat);
+        Box::new(Walked { result, links })
     }
 }
 
@@ -65,20 +87,6 @@ pub fn keep_what_lint_needs(
     result.text_partial |= src.shorten_to(cut);
 }
 
-/// Lint's check of a skill folder that the tree walk finds outside the roots, made on the
-/// walker thread that finds it, while the walk goes on: the folder's symbolic links
-/// ([`check_symlinks`](super::bundle::check_symlinks)), walked first so that the check of its
-/// `SKILL.md` (as the unit it installs as, trimmed as [`InPass`] trims) answers "is it there"
-/// from the walk's listings. (Discovery's [`InPass`] leaves the links to lint's run: walked
-/// during discovery, their short-lived listings raised the peak memory by more than the stats
-/// they save.) [`tree_targets`](super::targets::tree_targets)
-/// hands it to the skill's subject; [`unwrap_walked`] takes the links back out.
-#[derive(Debug)]
-pub struct Walked {
-    pub result: super::check::FileResult,
-    pub links: Vec<super::Finding>,
-}
-
 /// What [`TreeCheck::within`] checks with.
 #[derive(Clone, Debug)]
 pub struct TreeCheck {
@@ -104,14 +112,9 @@ impl TreeCheck {
     }
 }
 
-/// A subject the tree walk checked holds a [`Walked`]: leave it the file's result, as
-/// discovery's pass does, and return the folder's symbolic-link findings.
-pub fn unwrap_walked(subject: &mut super::check::Subject) -> Option<Vec<super::Finding>> {
-    let checked = subject.checked.as_ref()?;
-    if checked.peek(|r| r.is::<Walked>()) != Some(true) {
-        return None;
-    }
-    let walked = checked.take()?.downcast::<Walked>().ok()?;
-    subject.checked = Some(std::sync::Arc::new(crate::engine::discover::Checked::new(Box::new(walked.result))));
-    Some(walked.links)
+/// A subject the tree walk (or [`InPassWalked`]) checked holds a [`Walked`]: its folder's
+/// symbolic-link findings are taken out of it, in place (the file's result stays where it is,
+/// for [`check_file`](super::check::check_file), without a second allocation per file).
+pub fn unwrap_walked(subject: &super::check::Subject) -> Option<Vec<super::Finding>> {
+    subject.checked.as_ref()?.peek_mut(|r| r.downcast_mut::<Walked>().map(|w| std::mem::take(&mut w.links)))?
 }

@@ -50,8 +50,10 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     // Discovery checks each file as it reads it, so no file is read or parsed twice and no
     // file's bytes or YAML outlive its check.
     let mut settings = settings.clone();
-    settings.scan.check =
-        Some(std::sync::Arc::new(crate::lint::pass::InPass { opts: check_opts.clone(), config: opts.config.clone() }));
+    settings.scan.check = Some(std::sync::Arc::new(crate::lint::pass::InPassWalked(crate::lint::pass::InPass {
+        opts: check_opts.clone(),
+        config: opts.config.clone(),
+    })));
     let settings = &settings;
     let tree_check = crate::lint::pass::TreeCheck { opts: check_opts, config: opts.config.clone() };
     let t = if paths.is_empty() {
@@ -112,10 +114,10 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
 /// The per-file checks, suppressions, configured levels and fix screening of [`lint`], over
 /// subjects and entry-level findings already gathered (the language server passes one
 /// subject whose source is the editor's buffer).
-pub fn lint_targets(mut t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
+pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
     let check_opts = opts.check_options(settings);
     // Skills the tree walk checked as it found them bring their folder's links too.
-    let walked: Vec<Option<Vec<Finding>>> = t.subjects.iter_mut().map(crate::lint::pass::unwrap_walked).collect();
+    let walked: Vec<Option<Vec<Finding>>> = t.subjects.iter().map(crate::lint::pass::unwrap_walked).collect();
     let mut report = Report {
         complete: t.complete,
         base_dir: env.process_cwd.clone(),
@@ -172,7 +174,7 @@ pub fn lint_targets(mut t: targets::Targets, settings: &Settings, env: &Environm
         r.findings.len() + usize::from(rejected)
     }
     let checked_count = |s: &Subject| {
-        let count = |r: &dyn std::any::Any| r.downcast_ref::<check::FileResult>().map_or(0, gathered);
+        let count = |r: &(dyn std::any::Any + Send)| crate::lint::check::file_result(r).map_or(0, gathered);
         s.checked.as_ref().and_then(|c| c.peek(|r| count(r))).unwrap_or(0)
     };
     let counts: Vec<usize> = work
