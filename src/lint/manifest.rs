@@ -112,9 +112,9 @@ fn near(path: &str, dir: &str) -> Option<String> {
     let wanted = bare(last);
     let mut meant: Vec<String> = Vec::new();
     for e in std::fs::read_dir(platform::dirname(dir)).ok()?.flatten().take(10_000) {
-        let (Ok(name), true) = (e.file_name().into_string(), e.path().is_dir()) else { continue };
-        let got = bare(&name);
-        if got == wanted {
+        // The name first: a stat only for the folder that matches.
+        let Ok(name) = e.file_name().into_string() else { continue };
+        if bare(&name) == wanted && e.path().is_dir() {
             meant.push(name);
         }
     }

@@ -8,6 +8,7 @@ use crate::engine::nodefs::Kind;
 use crate::engine::platform::{self, inside};
 use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
 use crate::error::UsageError;
+use std::collections::HashMap;
 
 /// What a path on the command line was taken as.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -594,8 +595,16 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
     let added = t.subjects.len() - before;
     let new_paths: Vec<String> = t.subjects[before..].iter().map(|s| s.path.clone()).collect();
     t.findings.extend(super::manifest::check(tree, within));
-    for link in tree.dangling.iter().filter(|l| inside(l, within)) {
-        t.findings.push(dangling_skill_md(tree, link));
+    let dangling: Vec<&String> = tree.dangling.iter().filter(|l| inside(l, within)).collect();
+    if !dangling.is_empty() {
+        // The skill folders by folder name, once for every dangling link.
+        let mut by_name: HashMap<&str, Vec<&crate::analysis::tree::TreeSkill>> = HashMap::new();
+        for s in tree.skills.iter().filter(|s| !s.linked) {
+            by_name.entry(folder_name(&s.dir)).or_default().push(s);
+        }
+        for link in dangling {
+            t.findings.push(dangling_skill_md(&by_name, link));
+        }
     }
     let outside = t.outside.get_or_insert_with(Outside::default);
     outside.paths.extend(new_paths);
@@ -618,18 +627,20 @@ pub fn tree_targets(tree: &crate::analysis::tree::Tree, within: &str, t: &mut Ta
     added
 }
 
+/// The last part of a folder's path.
+fn folder_name(dir: &str) -> &str {
+    dir.rsplit_once(platform::SEP).map_or(dir, |(_, n)| n)
+}
+
 /// A `SKILL.md` outside the roots that is a symbolic link to nothing: no agent loads the
 /// folder. A mirror for another agent (`.gemini/skills/x/SKILL.md`) is often left behind when
 /// the skills move; when the tree holds exactly one skill folder of the link's folder name, the
 /// help relinks to it.
-fn dangling_skill_md(tree: &crate::analysis::tree::Tree, link: &str) -> Finding {
+fn dangling_skill_md(by_name: &HashMap<&str, Vec<&crate::analysis::tree::TreeSkill>>, link: &str) -> Finding {
     use crate::analysis::unscanned::{relative, sh};
     let target = std::fs::read_link(link).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
     let dir = platform::dirname(link);
-    let name = |d: &str| d.rsplit_once(platform::SEP).map_or(d, |(_, n)| n).to_string();
-    let folder = name(&dir);
-    let mut same: Vec<&crate::analysis::tree::TreeSkill> =
-        tree.skills.iter().filter(|s| !s.linked && name(&s.dir) == folder).collect();
+    let same = by_name.get(folder_name(&dir)).map_or(&[][..], Vec::as_slice);
     let finding = Finding::new(
         &DANGLING_SYMLINK,
         link,
@@ -637,8 +648,8 @@ fn dangling_skill_md(tree: &crate::analysis::tree::Tree, link: &str) -> Finding 
         "this folder has no `SKILL.md` for any agent to load (a mirror left behind when the skill moved?): read in \
          place or installed, the skill is missing",
     );
-    match (same.pop(), same.is_empty()) {
-        (Some(skill), true) => {
+    match same {
+        [skill] => {
             let to = relative(&dir, &skill.file());
             finding.related(&skill.dir, None, "the skill folder of the same name").help(format!(
                 "point the link at it: `ln -sf {} {}`",

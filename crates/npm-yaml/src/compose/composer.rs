@@ -469,6 +469,15 @@ fn range_pos(r: [u32; 3]) -> Pos {
 }
 
 impl<'a> DocComposer<'a> {
+    /// `BLOCK_IN_FLOW` on the composed `node` when its syntax `cst` (an item's key or value in a
+    /// flow collection) is a block collection.
+    fn block_in_flow(&mut self, cst: Option<NodeId>, node: usize) {
+        if cst.is_some_and(|c| matches!(self.node(c), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
+            let r = self.nodes[node].range;
+            self.err(range_pos(r), ErrorCode::BlockInFlow, "Block collections are not allowed within flow collections");
+        }
+    }
+
     fn err(&mut self, pos: Pos, code: ErrorCode, message: impl Into<String>) {
         self.diags.push(Diag { pos, code, message: message.into(), warning: false });
     }
@@ -1637,24 +1646,10 @@ impl<'a> DocComposer<'a> {
             let value_node = node.expect("the item");
             self.add_item(coll, value_node);
             f.offset = self.nodes[value_node].range[2];
-            if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
-                let r = self.nodes[value_node].range;
-                self.err(
-                    range_pos(r),
-                    ErrorCode::BlockInFlow,
-                    "Block collections are not allowed within flow collections",
-                );
-            }
+            self.block_in_flow(*value, value_node);
         } else if f.phase == Phase::Key {
             let key_node = node.expect("the key");
-            if key.is_some_and(|k| matches!(self.node(k), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
-                let r = self.nodes[key_node].range;
-                self.err(
-                    range_pos(r),
-                    ErrorCode::BlockInFlow,
-                    "Block collections are not allowed within flow collections",
-                );
-            }
+            self.block_in_flow(*key, key_node);
             ctx.at_key = false;
             let value_props = self.resolve_props(
                 sep.as_deref().unwrap_or_default(),
@@ -1717,14 +1712,7 @@ impl<'a> DocComposer<'a> {
         } else {
             let (key_node, value_node, key_start) = (f.key_node, node, f.key_start);
             if let Some(vn) = value_node {
-                if value.is_some_and(|v| matches!(self.node(v), Node::BlockMap { .. } | Node::BlockSeq { .. })) {
-                    let r = self.nodes[vn].range;
-                    self.err(
-                        range_pos(r),
-                        ErrorCode::BlockInFlow,
-                        "Block collections are not allowed within flow collections",
-                    );
-                }
+                self.block_in_flow(*value, vn);
             } else if !f.value_comment.is_empty() {
                 let c = std::mem::take(&mut f.value_comment);
                 self.append_comment(key_node, &c);
