@@ -369,7 +369,7 @@ struct SameFileOnce {
 /// checked, lint's result.
 #[derive(Debug)]
 struct Seen {
-    bytes: Vec<u8>,
+    bytes: crate::engine::textread::Content,
     file: ToCheck,
     sides: AtomicU8,
     result: std::sync::OnceLock<Arc<FileResult>>,
@@ -421,7 +421,7 @@ impl crate::engine::discover::FileCheck for SameFileOnce {
         };
         let mut seen = self.files.seen.lock().unwrap_or_else(|e| e.into_inner());
         let seen = match seen.get(&place) {
-            Some(s) if s.bytes == file.bytes => {
+            Some(s) if s.bytes.as_bytes() == file.bytes.as_bytes() => {
                 s.sides.fetch_or(self.side, Ordering::Relaxed);
                 s.clone()
             }

@@ -593,8 +593,8 @@ pub struct FileToCheck<'a> {
     pub entry: &'a Entry,
     /// The file the harness opens for the entry (its locator).
     pub path: &'a str,
-    /// The file's bytes, exactly as on disk.
-    pub bytes: Vec<u8>,
+    /// The file's bytes, exactly as on disk (as text when they are UTF-8).
+    pub bytes: crate::engine::textread::Content,
     /// `yaml::parse` of its frontmatter text, when it has fences and reads as text.
     pub yaml: Option<&'a Result<crate::engine::yaml::Parsed, crate::engine::yaml::YamlError>>,
 }
@@ -693,6 +693,9 @@ pub fn scan_provider_with(
             _ => 0,
         })
         .collect();
+    // Room for every entry's candidate at once: a list grown by doubling holds its old and new
+    // copies at the same time, the largest allocation of a large scan.
+    scan.candidates.reserve_exact(counts.iter().sum());
     let mut processed: Vec<Option<Vec<EntryWork>>> = roots.iter().map(|_| None).collect();
     let mut listings: Vec<Option<RootListing>> = listings.into_iter().map(Some).collect();
     for root_index in 0..roots.len() {
@@ -767,6 +770,7 @@ pub fn scan_provider_with(
             }
         };
         let results = processed[root_index].take().unwrap_or_default();
+        report.entries.reserve_exact(entries.len());
         for (entry, mut work) in entries.into_iter().zip(results) {
             if scan.error.is_some() {
                 break;
@@ -944,11 +948,11 @@ fn process_entry(root: &Root, entry: &Entry, options: &ScanOptions) -> EntryWork
         }
         Ok(ReadOutcome::Bytes(file)) => {
             let (parsed, yaml) = skillfile::parse_skill_text_keeping_yaml(&file.text(), options.keep_content);
-            let checked = check(file.into_bytes(), yaml.as_ref());
+            let checked = check(file.into_content(), yaml.as_ref());
             (Ok(ReadOutcome::Text(String::new())), Some(parsed), checked)
         }
         Ok(ReadOutcome::NotText { warning, binary, bytes }) => {
-            let checked = bytes.and_then(|bytes| check(bytes, None));
+            let checked = bytes.and_then(|bytes| check(bytes.into(), None));
             (Ok(ReadOutcome::NotText { warning, binary, bytes: None }), None, checked)
         }
         other => (other.map_err(ProviderError::from), None, None),

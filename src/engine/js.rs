@@ -29,9 +29,39 @@ pub fn trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)
 }
 
+/// Whether [`collapse_whitespace`] leaves `s` as it is (most descriptions): its white space is
+/// single spaces between other characters.
+fn is_collapsed(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    // A space here would be leading (at the start) or the second of a run.
+    let mut after_space = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            b'\t'..=b'\r' => return false,
+            b if b < 0x80 => after_space = false,
+            // A lead byte: the one character that may be white space outside ASCII.
+            b if b >= 0xC0 => {
+                if s[i..].chars().next().is_some_and(is_js_whitespace) {
+                    return false;
+                }
+                after_space = false;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    !after_space || bytes.is_empty()
+}
+
 /// `value.replaceAll(/\s+/g, ' ').trim()`: the catalog's description normalization.
 /// Runs of ASCII are copied in one piece; only non-ASCII characters are decoded.
 pub fn collapse_whitespace(s: &str) -> String {
+    if is_collapsed(s) {
+        return s.to_owned();
+    }
     let bytes = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut pending = false;
@@ -155,6 +185,23 @@ mod tests {
         assert_eq!(trim("\u{0085}x\u{0085}"), "\u{0085}x\u{0085}");
         assert_eq!(collapse_whitespace("Line1\n  Line2\t\tEnd \u{a0}\u{feff}"), "Line1 Line2 End");
         assert_eq!(collapse_whitespace("   "), "");
+        // The texts it leaves as they are, and the ones next to them that it changes.
+        for (text, collapsed) in [
+            ("", ""),
+            ("a", "a"),
+            ("a b", "a b"),
+            ("café — “x” 東京", "café — “x” 東京"),
+            (" a", "a"),
+            ("a ", "a"),
+            ("a  b", "a b"),
+            ("a\tb", "a b"),
+            ("a\u{a0}b", "a b"),
+            ("a \u{3000}b", "a b"),
+            ("a\u{feff}", "a"),
+            ("\u{2028}", ""),
+        ] {
+            assert_eq!(collapse_whitespace(text), collapsed, "{text:?}");
+        }
         assert_eq!(collapse_whitespace("a\u{200B}b\u{85}c"), "a\u{200B}b\u{85}c");
         assert_eq!(collapse_whitespace(&"Long   description ".repeat(5)).len(), 84);
     }

@@ -34,6 +34,13 @@
 //! [`snapshot::Settings`] and an [`discover::Environment`] and ask for a
 //! [`snapshot::Snapshot`].
 
+/// A hash map keyed by paths, names or a file's text: foldhash, seeded at random per process,
+/// rather than std's SipHash, which costs several times as much for the thousands of short keys
+/// a large tree makes.
+pub type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// The set of [`Map`].
+pub type Set<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
 pub mod catalog;
 pub mod collate;
 pub mod config;

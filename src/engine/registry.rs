@@ -4,7 +4,6 @@
 
 use crate::engine::discover::Candidate;
 use crate::engine::js;
-use std::collections::HashMap;
 
 /// A candidate that lost to an earlier one with the same name.
 #[derive(Clone, Debug)]
@@ -32,7 +31,7 @@ pub fn merge(candidates: &[Candidate], log: &mut Vec<String>) -> Merge {
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     // A stable sort, as V8's Array.prototype.sort is.
     order.sort_by_key(|&i| (candidates[i].rank, candidates[i].provider_order, candidates[i].local_order));
-    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut first: crate::engine::Map<&str, usize> = crate::engine::Map::default();
     let mut merge = Merge::default();
     for &i in &order {
         let c = &candidates[i];

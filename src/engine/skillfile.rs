@@ -36,14 +36,14 @@ fn strip_cr(line: &str) -> &str {
 /// `parseFrontmatter`'s fence logic: the first line must be exactly `---` (one trailing `\r`
 /// allowed); the first later line that is exactly `---` closes it.
 pub fn split_frontmatter(raw: &str) -> Result<Frontmatter, NoFrontmatter> {
-    let first_end = raw.find('\n').ok_or(NoFrontmatter::NoOpeningFence)?;
+    let first_end = memchr::memchr(b'\n', raw.as_bytes()).ok_or(NoFrontmatter::NoOpeningFence)?;
     if strip_cr(&raw[..first_end]) != "---" {
         return Err(NoFrontmatter::NoOpeningFence);
     }
     let start = first_end + 1;
     let mut line_start = start;
     loop {
-        let next_newline = raw[line_start..].find('\n').map(|i| line_start + i);
+        let next_newline = memchr::memchr(b'\n', &raw.as_bytes()[line_start..]).map(|i| line_start + i);
         let line_end = next_newline.unwrap_or(raw.len());
         if strip_cr(&raw[line_start..line_end]) == "---" {
             let body_start = next_newline.map_or(raw.len(), |n| n + 1);

@@ -145,7 +145,7 @@ impl Snapshot {
         let mut shadowed = Vec::new();
         // Winners, nearer layers replacing farther ones; `slot_of` maps a name to its slot.
         let mut winners: Vec<usize> = Vec::new();
-        let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut slot_of: crate::engine::Map<String, usize> = crate::engine::Map::default();
         let mut order = 0;
         for (layer_index, layer) in settings.layers.iter().enumerate() {
             let layer_start = candidates.len();
@@ -168,11 +168,15 @@ impl Snapshot {
                             // The registry's log line for a rejected list() (spec 5.1).
                             warnings.push(format!("skill provider \"{}\" skipped: {e}", resolved.name));
                         }
-                        // Moved, not copied: the snapshot owns every candidate once.
-                        candidates.extend(std::mem::take(&mut scan.candidates).into_iter().map(|mut c| {
-                            c.layer = layer_index;
-                            c
-                        }));
+                        // Moved, not copied: the snapshot owns every candidate once (the first
+                        // provider's list becomes the snapshot's, so the two never coexist).
+                        let mut scanned = std::mem::take(&mut scan.candidates);
+                        scanned.iter_mut().for_each(|c| c.layer = layer_index);
+                        if candidates.is_empty() {
+                            candidates = scanned;
+                        } else {
+                            candidates.append(&mut scanned);
+                        }
                         ProviderReport {
                             layer: layer_index,
                             order,

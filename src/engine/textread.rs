@@ -134,30 +134,64 @@ impl std::fmt::Display for Fatal {
     }
 }
 
+/// A file's bytes, as text when they are UTF-8: validated once, when the file is read, instead
+/// of by each reader of the bytes.
+#[derive(Clone, Debug)]
+pub enum Content {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl From<Vec<u8>> for Content {
+    fn from(bytes: Vec<u8>) -> Content {
+        match String::from_utf8(bytes) {
+            Ok(text) => Content::Text(text),
+            Err(e) => Content::Bytes(e.into_bytes()),
+        }
+    }
+}
+
+impl Content {
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Content::Text(text) => text.as_bytes(),
+            Content::Bytes(bytes) => bytes,
+        }
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Content::Text(text) => text.into_bytes(),
+            Content::Bytes(bytes) => bytes,
+        }
+    }
+}
+
 /// A file's bytes as read, and how they decode ([`Keep::Bytes`]).
 #[derive(Clone, Debug)]
 pub struct FileBytes {
-    bytes: Vec<u8>,
+    content: Content,
     /// Decoded strictly (validated, one BOM stripped) rather than lossily.
     strict: bool,
 }
 
 impl FileBytes {
-    /// The text the harness gets: after one BOM and borrowed (strict, already validated), or
-    /// with U+FFFD for invalid bytes and the BOM kept (plain Node).
+    /// The text the harness gets: after one BOM (strict) and borrowed, or with U+FFFD for
+    /// invalid bytes and the BOM kept (plain Node).
     pub fn text(&self) -> Cow<'_, str> {
-        let bytes =
-            if self.strict { self.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.bytes) } else { &self.bytes };
-        // Valid UTF-8 (the common case) is checked by the fast validator; the lossy decoder,
-        // which gives the same text for it, is for the rest.
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(bytes),
+        match &self.content {
+            Content::Text(text) if self.strict => Cow::Borrowed(text.strip_prefix('\u{FEFF}').unwrap_or(text)),
+            Content::Text(text) => Cow::Borrowed(text),
+            Content::Bytes(bytes) => String::from_utf8_lossy(bytes),
         }
     }
 
+    pub fn into_content(self) -> Content {
+        self.content
+    }
+
     pub fn into_bytes(self) -> Vec<u8> {
-        self.bytes
+        self.content.into_bytes()
     }
 }
 
@@ -339,12 +373,13 @@ fn read_open(mut file: nodefs::OpenFile, err_path: &str, strict: bool, keep: Kee
             if over_v8_string_limit(&bytes) {
                 return Err(too_long());
             }
-            return Ok(Decoded::Bytes(FileBytes { bytes, strict }));
+            return Ok(Decoded::Bytes(FileBytes { content: bytes.into(), strict }));
         }
-        return Ok(match decode_strict(&bytes) {
-            Strict::Text => Decoded::Bytes(FileBytes { bytes, strict }),
-            Strict::Binary => Decoded::Binary(Some(bytes)),
-            Strict::InvalidUtf8 => Decoded::InvalidUtf8(Some(bytes)),
+        let content = Content::from(bytes);
+        return Ok(match decode_strict(&content) {
+            Strict::Text => Decoded::Bytes(FileBytes { content, strict }),
+            Strict::Binary => Decoded::Binary(Some(content.into_bytes())),
+            Strict::InvalidUtf8 => Decoded::InvalidUtf8(Some(content.into_bytes())),
             Strict::TooLong => return Err(too_long()),
         });
     }
@@ -369,7 +404,7 @@ fn read_open(mut file: nodefs::OpenFile, err_path: &str, strict: bool, keep: Kee
         if first {
             first = false;
             if strict {
-                if chunk[..chunk.len().min(BINARY_SAMPLE_BYTES)].contains(&0) {
+                if memchr::memchr(0, &chunk[..chunk.len().min(BINARY_SAMPLE_BYTES)]).is_some() {
                     return Ok(Decoded::Binary(None));
                 }
                 // TextDecoder's default ignoreBOM: false removes one leading BOM.
@@ -377,7 +412,7 @@ fn read_open(mut file: nodefs::OpenFile, err_path: &str, strict: bool, keep: Kee
             }
         } else if strict && total < BINARY_SAMPLE_BYTES as u64 {
             let head = (BINARY_SAMPLE_BYTES as u64 - total) as usize;
-            if chunk[..chunk.len().min(head)].contains(&0) {
+            if memchr::memchr(0, &chunk[..chunk.len().min(head)]).is_some() {
                 return Ok(Decoded::Binary(None));
             }
         }
@@ -449,7 +484,7 @@ fn read_device(mut file: nodefs::OpenFile, err_path: &str, what: &'static str, k
         return Err(Failure::Unread(what, Unread::TooLong));
     }
     Ok(match keep {
-        Keep::Bytes => Decoded::Bytes(FileBytes { bytes: kept, strict: false }),
+        Keep::Bytes => Decoded::Bytes(FileBytes { content: kept.into(), strict: false }),
         Keep::Frontmatter | Keep::Whole => Decoded::Text(String::from_utf8_lossy(&kept).into_owned()),
     })
 }
@@ -491,17 +526,21 @@ enum Strict {
     TooLong,
 }
 
-/// The strict decoding of bytes already in memory, with the same verdicts as the streaming
-/// read (NUL in the first 8 KiB, one BOM stripped, strict UTF-8, V8's string limit).
-fn decode_strict(bytes: &[u8]) -> Strict {
-    if bytes[..bytes.len().min(BINARY_SAMPLE_BYTES)].contains(&0) {
+/// The strict decoding of bytes already in memory (and validated: [`Content`]), with the same
+/// verdicts as the streaming read (NUL in the first 8 KiB, one BOM stripped, strict UTF-8,
+/// V8's string limit).
+fn decode_strict(content: &Content) -> Strict {
+    let bytes = content.as_bytes();
+    if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SAMPLE_BYTES)]).is_some() {
         return Strict::Binary;
     }
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(body) {
-        Ok(_) if over_v8_string_limit(body) => Strict::TooLong,
-        Ok(_) => Strict::Text,
-        Err(_) => Strict::InvalidUtf8,
+    match content {
+        // A BOM is UTF-8 too: the text after it is valid when the whole is.
+        Content::Text(text) if over_v8_string_limit(text.strip_prefix('\u{FEFF}').unwrap_or(text).as_bytes()) => {
+            Strict::TooLong
+        }
+        Content::Text(_) => Strict::Text,
+        Content::Bytes(_) => Strict::InvalidUtf8,
     }
 }
 

@@ -548,7 +548,7 @@ fn repository_of(dir: &Path) -> Option<std::path::PathBuf> {
 /// they cannot tell). A directory the walk did not list (a link, too deep, past its budget) is
 /// not here. Lets the checks of the same skill answer "this file does not exist" without a stat.
 #[derive(Debug, Default)]
-pub struct Listed(std::collections::HashMap<String, Option<DirNames>>);
+pub struct Listed(crate::engine::Map<String, Option<DirNames>>);
 
 impl Listed {
     /// Whether `rel` (a path relative to the skill folder, `/`-separated, normalized) certainly
@@ -623,8 +623,10 @@ fn list_dir(dir: &Path) -> Option<(Vec<Listing>, bool)> {
             Mode::empty(),
         )
         .ok()?;
-        let mut buf: Vec<u8> = Vec::with_capacity(32 * 1024);
-        let mut listing = rustix::fs::RawDir::new(fd, buf.spare_capacity_mut());
+        // On the stack: a heap buffer this size, taken and given back for each of thousands of
+        // folders, made the allocator grow and trim a worker's heap each time.
+        let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 16 * 1024];
+        let mut listing = rustix::fs::RawDir::new(fd, &mut buf);
         let (mut entries, mut complete) = (Vec::new(), true);
         while let Some(entry) = listing.next() {
             let Ok(entry) = entry else {

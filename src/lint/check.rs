@@ -9,7 +9,7 @@
 use super::{Compat, Edit, Finding, Fix, Severity, SourceText};
 use crate::engine::js;
 use crate::engine::skillfile::{self, Frontmatter, NoFrontmatter, Rejection};
-use crate::engine::textread::{self, Fatal, Keep, ReadOutcome, Route, SilentReason, Unread};
+use crate::engine::textread::{self, Content, Fatal, Keep, ReadOutcome, Route, SilentReason, Unread};
 use crate::engine::yaml::hashing::{FastMap, hash_str, map_with_capacity};
 use crate::engine::yaml::{self, Object, Value};
 use std::ops::Range;
@@ -213,14 +213,14 @@ pub fn check_file_listed(subject: &Subject, opts: &CheckOptions, listed: Option<
             return result;
         }
     };
-    check_bytes_listed(subject, bytes, None, opts, listed)
+    check_bytes_listed(subject, bytes.into(), None, opts, listed)
 }
 
 /// Lint one skill file's bytes; `yaml` is discovery's parse of its frontmatter, when it made one.
 #[allow(clippy::result_large_err)] // yaml::parse's own error type, kept as it returns it
 pub fn check_bytes(
     subject: &Subject,
-    bytes: Vec<u8>,
+    bytes: Content,
     yaml: Option<&Result<yaml::Parsed, yaml::YamlError>>,
     opts: &CheckOptions,
 ) -> FileResult {
@@ -231,7 +231,7 @@ pub fn check_bytes(
 #[allow(clippy::result_large_err)]
 pub fn check_bytes_listed(
     subject: &Subject,
-    bytes: Vec<u8>,
+    bytes: Content,
     yaml: Option<&Result<yaml::Parsed, yaml::YamlError>>,
     opts: &CheckOptions,
     listed: Option<&super::bundle::Listed>,
@@ -239,7 +239,7 @@ pub fn check_bytes_listed(
     let mut result = FileResult::default();
     let path = subject.path.as_str();
     // Valid UTF-8 becomes the text without a copy; otherwise the bytes are kept beside it.
-    let (source, invalid) = SourceText::from_vec(bytes);
+    let (source, invalid) = SourceText::from_content(bytes);
     let bytes: &[u8] = invalid.as_deref().unwrap_or(source.text.as_bytes());
     let mut findings = Vec::new();
 
@@ -264,7 +264,7 @@ pub fn check_bytes_listed(
         (0, source.text.as_str())
     } else {
         let sample = &bytes[..bytes.len().min(8192)];
-        if let Some(nul) = sample.iter().position(|&b| b == 0) {
+        if let Some(nul) = memchr::memchr(0, sample) {
             let warning = format!(
                 "skill file {path} ignored: failed to read text file at {path}: FsError: cannot read \"{path}\": binary \
                  file"
@@ -1434,35 +1434,10 @@ impl<'a> Ctx<'a> {
     /// single-quoted (`''`) and double-quoted values with escapes (`\"`, `\n`, `\u00e9`, an
     /// escaped line break).
     fn cut_in_source(&self, value: &Range<usize>, normalized: &str, cut_normalized: usize) -> Option<Range<usize>> {
-        let value = &self.src.clamp(value);
+        let value = self.src.clamp(value);
         let src = &self.src.text[value.clone()];
-        // Walk the decoded characters with the collapse algorithm, checking each against
-        // `normalized` as it goes, to find where the cut falls.
-        let norm = normalized.as_bytes();
-        let mut out = 0;
-        let mut in_run = false;
-        let mut same = true;
-        let mut hit = None;
-        let mut buf = [0u8; 4];
-        decode_scalar(src, |at, c| {
-            if js::is_js_whitespace(c) {
-                in_run = true;
-                return true;
-            }
-            if in_run && out > 0 {
-                same &= norm.get(out) == Some(&b' ');
-                out += 1;
-            }
-            in_run = false;
-            if hit.is_none() && out >= cut_normalized {
-                hit = Some(value.start + at);
-            }
-            let enc = c.encode_utf8(&mut buf).as_bytes();
-            same &= norm.get(out..out + enc.len()) == Some(enc);
-            out += enc.len();
-            same
-        })?;
-        (same && out == norm.len()).then_some(hit?..value.end)
+        let cut = cut_in_scalar(src, normalized, cut_normalized)?;
+        Some(value.start + cut..value.end)
     }
 
     fn check_name_matches(&self, name: &str, findings: &mut Vec<Finding>) {
@@ -1654,6 +1629,66 @@ impl<'a> Ctx<'a> {
         ));
         findings.extend(super::content::check(self.path, &self.src.text, self.file_range(&fm.body)));
     }
+}
+
+/// Where, in a scalar's source text `src`, the description is cut: the offset of the first
+/// character the catalog loses, when `src` decodes and collapses to `normalized` (whose byte
+/// `cut` is that character).
+fn cut_in_scalar(src: &str, normalized: &str, cut: usize) -> Option<usize> {
+    // Most values are written as the normalized text itself: plain, or quoted without an
+    // escape or a doubled quote. Then the offsets are the same, past the opening quote; a cut
+    // at a space falls on the character after it, as the walk below finds it.
+    let b = src.as_bytes();
+    let quoted = |q: u8, special: u8| b.len() >= 2 && b[b.len() - 1] == q && !b[1..b.len() - 1].contains(&special);
+    let start = match b.first() {
+        Some(b'"') if quoted(b'"', b'\\') => Some(1),
+        Some(b'\'') if quoted(b'\'', b'\'') => Some(1),
+        Some(b'"' | b'\'' | b'|' | b'>' | b'[' | b'{' | b'*' | b'&' | b'!') => None,
+        _ => Some(0),
+    };
+    if let Some(start) = start
+        && src.get(start..src.len() - start) == Some(normalized)
+    {
+        let at = if normalized.as_bytes().get(cut) == Some(&b' ') { cut + 1 } else { cut };
+        return (at < normalized.len()).then_some(start + at);
+    }
+    cut_in_scalar_decoded(src, normalized, cut)
+}
+
+/// [`cut_in_scalar`] by decoding `src` character by character.
+fn cut_in_scalar_decoded(src: &str, normalized: &str, cut_normalized: usize) -> Option<usize> {
+    // Walk the decoded characters with the collapse algorithm, checking each against
+    // `normalized` as it goes, to find where the cut falls.
+    let norm = normalized.as_bytes();
+    let mut out = 0;
+    let mut in_run = false;
+    let mut same = true;
+    let mut hit = None;
+    let mut buf = [0u8; 4];
+    decode_scalar(src, |at, c| {
+        if js::is_js_whitespace(c) {
+            in_run = true;
+            return true;
+        }
+        if in_run && out > 0 {
+            same &= norm.get(out) == Some(&b' ');
+            out += 1;
+        }
+        in_run = false;
+        if hit.is_none() && out >= cut_normalized {
+            hit = Some(at);
+        }
+        if c.is_ascii() {
+            same &= norm.get(out) == Some(&(c as u8));
+            out += 1;
+        } else {
+            let enc = c.encode_utf8(&mut buf).as_bytes();
+            same &= norm.get(out..out + enc.len()) == Some(enc);
+            out += enc.len();
+        }
+        same
+    })?;
+    (same && out == norm.len()).then_some(hit?)
 }
 
 /// A scalar's characters, each with the byte offset in `src` where it is written, given to `f`
@@ -2249,6 +2284,33 @@ crate::lint::rules::declare_rules! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the cut falls in a value written as the normalized text itself is where the
+    /// character-by-character walk finds it, at every cut, for every way of writing a scalar.
+    #[test]
+    fn cut_in_scalar_shortcut_agrees_with_the_walk() {
+        let texts = ["a", "ab cd", "café — “x” 東京 z", "x'y", "p\\q", "it's  two", "a\tb"];
+        for text in texts {
+            let normalized = js::collapse_whitespace(text);
+            let written = [
+                text.to_string(),
+                format!("\"{text}\""),
+                format!("'{text}'"),
+                format!("'{}'", text.replace('\'', "''")),
+                format!("\"{}\"", text.replace('\\', "\\\\")),
+                format!(">-\n  {text}"),
+            ];
+            for src in &written {
+                for (cut, _) in normalized.char_indices() {
+                    assert_eq!(
+                        cut_in_scalar(src, &normalized, cut),
+                        cut_in_scalar_decoded(src, &normalized, cut),
+                        "{src:?} cut at {cut}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Mutations of a skill file (every truncation, inserted bytes and characters) never panic.
     #[test]

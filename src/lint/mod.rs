@@ -49,7 +49,7 @@ const RULE_FAMILIES: [&[&rules::Rule]; 8] = [
 
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 pub use source::SourceText;
@@ -366,7 +366,7 @@ impl Report {
 /// array, and reads the findings only to break a tie of file and position: comparing paths and
 /// following each finding's pointers made a run of 50,000 findings mostly cache misses.
 fn sort_findings(findings: &mut [Finding]) {
-    let mut rank_of: HashMap<&str, u32> = HashMap::new();
+    let mut rank_of: crate::engine::Map<&str, u32> = crate::engine::Map::default();
     let mut file: Vec<u32> = Vec::with_capacity(findings.len());
     let mut last: Option<(&str, u32)> = None;
     for f in findings.iter() {

@@ -41,6 +41,14 @@ pub struct Position {
 impl SourceText {
     /// A file's bytes as text: valid UTF-8 becomes the text without a copy; invalid UTF-8 is
     /// decoded with replacements and the bytes are handed back beside it.
+    /// [`SourceText::from_vec`] of bytes already found to be text or not.
+    pub fn from_content(content: crate::engine::textread::Content) -> (SourceText, Option<Vec<u8>>) {
+        match content {
+            crate::engine::textread::Content::Text(text) => (SourceText::new(text, true), None),
+            crate::engine::textread::Content::Bytes(bytes) => SourceText::from_vec(bytes),
+        }
+    }
+
     pub fn from_vec(bytes: Vec<u8>) -> (SourceText, Option<Vec<u8>>) {
         match String::from_utf8(bytes) {
             Ok(text) => (SourceText::new(text, true), None),

@@ -32,7 +32,7 @@ pub struct Targets {
     /// The skills read outside the roots the harness scans (every skill of a collection).
     pub outside: Option<Outside>,
     /// Paths already in `subjects` (a root scanned twice yields each file twice).
-    seen: std::collections::HashSet<String>,
+    seen: crate::engine::Set<String>,
 }
 
 /// What a run read outside the roots the harness scans, and what its walk left out.

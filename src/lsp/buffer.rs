@@ -89,7 +89,7 @@ pub fn lint_buffer(
 ) -> Run {
     // The buffer is checked here, as discovery's pass checks a file it reads; the fold in
     // `lint_targets` takes the result from the subject.
-    let result = crate::lint::check::check_bytes(&subject, bytes, None, &opts.check_options(settings));
+    let result = crate::lint::check::check_bytes(&subject, bytes.into(), None, &opts.check_options(settings));
     subject.checked = Some(std::sync::Arc::new(crate::engine::discover::Checked::new(Box::new(result))));
     let mut t = targets::Targets::default();
     t.complete = discovery.is_none_or(|d| d.complete);

@@ -186,10 +186,11 @@ impl Cursor<'_> {
             }
             None => self.pos.byte,
         };
-        for c in self.text[from..byte].chars() {
-            self.pos.col += 1;
-            self.pos.col_utf16 += c.len_utf16();
-        }
+        // A character is one column and one or two UTF-16 units (two from a four-byte one).
+        let chars = self.text[from..byte].chars().count();
+        let astral = self.text.as_bytes()[from..byte].iter().filter(|&&b| b >= 0xF0).count();
+        self.pos.col += chars;
+        self.pos.col_utf16 += chars + astral;
         self.pos.byte = byte;
         self.pos
     }

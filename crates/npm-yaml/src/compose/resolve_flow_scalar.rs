@@ -205,9 +205,21 @@ fn double_quoted_value(source: &str, on_error: &mut impl FnMut(usize, ErrorCode,
             i += 1;
             continue;
         }
-        let len = source[i..].chars().next().map_or(1, char::len_utf8);
-        res.push_str(&source[i..i + len]);
-        i += len;
+        // A run of characters the loop would copy one by one, in one piece: everything but
+        // the bytes handled above, and single spaces or tabs between two such characters.
+        let mut j = i + 1;
+        while j < stop {
+            match s[j] {
+                b'\\' | b'\n' | b'\r' => break,
+                b' ' | b'\t' if j + 1 >= stop || matches!(s[j + 1], b'\\' | b'\n' | b'\r' | b' ' | b'\t') => break,
+                b' ' | b'\t' => j += 2,
+                _ => j += 1,
+            }
+        }
+        // `stop` and every byte the run stops at are character boundaries.
+        let j = j.min(stop).max(i + source[i..].chars().next().map_or(1, char::len_utf8));
+        res.push_str(&source[i..j]);
+        i = j;
     }
     if last_high && i == stop {
         let mut units = [0; 2];
