@@ -254,7 +254,7 @@ fn scan_with(body: &str, prefilter: bool) -> Scan {
         let text = &body[line.range.clone()];
         // Lines longer than any prose (generated data, minified code) are not read for
         // references: the per-reference look-behind below stays bounded.
-        if text.len() > MAX_LINE || !might_reference(text) {
+        if text.len() > MAX_LINE || !names_resource_dir(text) {
             continue;
         }
         let shell = SHELL_LANGS.contains(&md.langs[line.lang_index].as_str());
@@ -280,12 +280,12 @@ fn scan_with(body: &str, prefilter: bool) -> Scan {
         take(&mut refs, false, false, None);
     }
     // Prose: each line, outside what the parser says is code, a link, HTML or a definition.
-    let mut offset = 0;
-    for line in body.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let text = line.trim_end_matches(['\n', '\r']);
-        if text.len() > MAX_LINE || !might_reference(text) || md.covered(start..start + text.len()) {
+    let mut next = 0;
+    while next < body.len() {
+        let start = next;
+        next = memchr::memchr(b'\n', &bytes[start..]).map_or(body.len(), |i| start + i + 1);
+        let text = body[start..next].trim_end_matches(['\n', '\r']);
+        if text.len() > MAX_LINE || !names_resource_dir(text) || md.covered(start..start + text.len()) {
             continue;
         }
         prose_line(text, start, &|r: Range<usize>| md.masked(r), &mut refs);
@@ -366,6 +366,14 @@ fn template_line(line: &str) -> bool {
 fn is_project_heading(line: &str) -> bool {
     let lower = line.to_lowercase();
     PROJECT_SECTIONS.iter().any(|p| lower.contains(p))
+}
+
+/// Whether `line` names one of the bundle's folders (`scripts/`, …): every bundled path does
+/// ([`bundled_path`]), so a line of code or prose without one holds none of the paths
+/// [`command`] and [`prose_line`] find.
+fn names_resource_dir(line: &str) -> bool {
+    let b = line.as_bytes();
+    memchr::memchr_iter(b'/', b).any(|i| RESOURCE_DIRS.iter().any(|d| b[..=i].ends_with(d.as_bytes())))
 }
 
 /// Whether `line` can hold a reference at all (a cheap test before the full scan).
