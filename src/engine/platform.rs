@@ -152,8 +152,18 @@ pub mod posix {
     /// the empty ones a leading or a trailing `/` makes.
     fn is_normal(path: &str) -> bool {
         let inner = path.strip_prefix('/').unwrap_or(path);
-        let inner = inner.strip_suffix('/').unwrap_or(inner);
-        !inner.is_empty() && inner.as_bytes().split(|&c| c == b'/').all(|s| !matches!(s, b"" | b"." | b".."))
+        let b = inner.strip_suffix('/').unwrap_or(inner).as_bytes();
+        // No empty segment (`//`, or a slash left at either end), and no `.` or `..` segment: a
+        // dot that starts a segment and ends it, alone or with a second dot.
+        let segment_end = |i: usize| i == b.len() || b[i] == b'/';
+        !b.is_empty()
+            && b[0] != b'/'
+            && b[b.len() - 1] != b'/'
+            && memchr::memmem::find(b, b"//").is_none()
+            && memchr::memchr_iter(b'.', b).all(|i| {
+                let starts = i == 0 || b[i - 1] == b'/';
+                !(starts && (segment_end(i + 1) || b.get(i + 1) == Some(&b'.') && segment_end(i + 2)))
+            })
     }
 
     pub fn dirname(path: &str) -> String {
@@ -314,7 +324,7 @@ mod tests {
         // not it takes the shortcut for paths that are already normal.
         let parts = [
             "", "/", "//", ".", "..", "a", "/a", "a/", "/a/", "a//b", "a/./b", "a/../b", "./a", "../a", ".a", "a.",
-            "..a", "/a/b/.", "/a/b/..", "~",
+            "..a", "/a/b/.", "/a/b/..", "~", "...", "a/...", "a/.b", "a/..b", "a./b", "a../b", ".../a", "/.", "/..",
         ];
         for a in parts {
             for b in parts {

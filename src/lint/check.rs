@@ -544,8 +544,11 @@ impl<'a> Ctx<'a> {
     fn key_span(&self, key: &str) -> Option<Range<usize>> {
         if let Some(k) = self.parsed_key(key) {
             let start = self.src.floor_boundary(self.yaml_file(k.key_start.byte));
-            let line_end = self.src.line_range(self.src.line_of(start)).end;
-            let rest = &self.src.text[start..line_end.max(start)];
+            // The rest of the key's line (without its `\r`), found without indexing the file.
+            let bytes = self.src.text.as_bytes();
+            let nl = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            let line_end = if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
+            let rest = &self.src.text[start..line_end];
             let len = find_mapping_colon(rest).map_or(key.len(), |c| rest[..c].trim_end().len());
             return Some(self.src.clamp(&(start..start + len.max(1))));
         }

@@ -89,7 +89,7 @@ impl SourceText {
     fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             let mut starts = vec![0];
-            starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+            starts.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
             starts
         })
     }
