@@ -126,10 +126,31 @@ impl Counter {
                     total += 1;
                     return;
                 }
-                self.pre_tokenize(0, piece, searches, &mut |word| total += self.word(word, counts, scratch));
+                self.pieces(piece, searches, &mut |word| total += self.word(word, counts, scratch));
             });
         });
         total
+    }
+
+    /// The pre-tokens of `text`, as `pre_tokenize` gives them, found faster: the text is cut
+    /// where no split can match across (`line_cuts`), and each part that is all ASCII is split
+    /// by `ascii_pieces` instead of the regex engine.
+    fn pieces<'t>(
+        &self,
+        text: &'t str,
+        searches: &mut [regex_automata::meta::Cache; 3],
+        each: &mut dyn FnMut(&'t str),
+    ) {
+        let mut start = 0;
+        for end in line_cuts(text.as_bytes()).chain([text.len()]) {
+            let part = &text[start..end];
+            if part.is_ascii() {
+                ascii_pieces(part, each);
+            } else {
+                self.pre_tokenize(0, part, searches, each);
+            }
+            start = end;
+        }
     }
 
     /// Hugging Face's `Split` with `Isolated`, one pattern after the other: matches and the
@@ -198,6 +219,134 @@ fn whitespace_run_end(text: &str, start: usize, end: usize) -> usize {
     match run.char_indices().next_back() {
         Some((last, _)) if last > 0 => start + last,
         _ => end,
+    }
+}
+
+/// Where `text` can be cut without changing its pre-tokens: after a line feed, where the
+/// whitespace that follows (ASCII, possibly none) holds no line break and ends at the end or at
+/// an ASCII character. No match of any split crosses such a place: the line feed is neither a
+/// digit nor CJK, so the first two splits never hold it; in the third, every match that holds
+/// it ends at the end of the run of line breaks and whitespace it ends (`[\r\n]*`,
+/// `\s*[\r\n]+`; the other alternatives cannot hold it), which is here, as the whitespace after
+/// holds no line break; and no alternative looks behind or at the end of the text, but for
+/// `whitespace_run_end`, whose runs hold no line break.
+fn line_cuts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr_iter(b'\n', text)
+        .filter_map(|nl| {
+            let after = nl + 1;
+            match text[after..].iter().find(|&&b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c)) {
+                None => Some(after),
+                Some(b'\r' | b'\n') => None,
+                Some(b) if b.is_ascii() => Some(after),
+                Some(_) => None,
+            }
+        })
+        .filter(move |&at| at < text.len())
+}
+
+/// How the pre-tokenizer's patterns see an ASCII byte (a test checks each byte against them).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ascii {
+    /// `0-9`: `\p{N}`.
+    Digit,
+    /// `A-Za-z`: `\p{L}`.
+    Letter,
+    /// The other printable characters but space: each is `\p{P}` or `\p{S}`, and all are in
+    /// the third pattern's first class.
+    Punct,
+    /// `\r` and `\n`.
+    Break,
+    /// The rest of `\s`: space, tab, vertical tab and form feed.
+    Space,
+    /// Control characters that are not `\s` (and `DEL`): none of the classes.
+    Other,
+}
+
+fn ascii_class(b: u8) -> Ascii {
+    match b {
+        b'0'..=b'9' => Ascii::Digit,
+        b'A'..=b'Z' | b'a'..=b'z' => Ascii::Letter,
+        b'\r' | b'\n' => Ascii::Break,
+        b' ' | b'\t' | 0x0b | 0x0c => Ascii::Space,
+        b'!'..=b'~' => Ascii::Punct,
+        _ => Ascii::Other,
+    }
+}
+
+/// The pre-tokens of ASCII `text`, exactly as `Counter::pre_tokenize` gives them (a test
+/// compares the two): runs of digits in threes (the first split; the second matches no ASCII),
+/// and the third split on the text between them.
+fn ascii_pieces<'t>(text: &'t str, each: &mut dyn FnMut(&'t str)) {
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        if start < i {
+            ascii_third_split(&text[start..i], each);
+        }
+        let run = b[i..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(b.len() - i);
+        for chunk in (i..i + run).step_by(3) {
+            each(&text[chunk..(chunk + 3).min(i + run)]);
+        }
+        i += run;
+        start = i;
+    }
+    if start < b.len() {
+        ascii_third_split(&text[start..], each);
+    }
+}
+
+/// The third split (`SPLITS[2]` with `\s+(?!\S)`) on ASCII text without digits, alternative by
+/// alternative in the pattern's order at each place: matches and the text between them.
+fn ascii_third_split<'t>(text: &'t str, each: &mut dyn FnMut(&'t str)) {
+    let b = text.as_bytes();
+    let n = b.len();
+    let class = |i: usize| if i < n { Some(ascii_class(b[i])) } else { None };
+    let run =
+        |from: usize, of: &dyn Fn(Ascii) -> bool| from + b[from..].iter().take_while(|&&c| of(ascii_class(c))).count();
+    let letters = |from: usize| run(from, &|c| c == Ascii::Letter);
+    // ` ?[\p{P}\p{S}]+[\r\n]*` from the punctuation at `from`.
+    let punct = |from: usize| run(run(from, &|c| c == Ascii::Punct), &|c| c == Ascii::Break);
+    let mut gap = 0;
+    let mut i = 0;
+    while i < n {
+        let c = ascii_class(b[i]);
+        let next = class(i + 1);
+        let end = match c {
+            // `[punct][A-Za-z]+`, else ` ?[\p{P}\p{S}]+[\r\n]*`.
+            Ascii::Punct if next == Some(Ascii::Letter) => letters(i + 1),
+            Ascii::Punct => punct(i),
+            // `[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+`
+            Ascii::Letter => letters(i),
+            Ascii::Space | Ascii::Other | Ascii::Digit if next == Some(Ascii::Letter) => letters(i + 1),
+            Ascii::Space if b[i] == b' ' && next == Some(Ascii::Punct) => punct(i + 1),
+            Ascii::Space | Ascii::Break => {
+                // `\s*[\r\n]+`: to the last line break of the run, else `\s+(?!\S)|\s+`.
+                let ws = run(i, &|c| matches!(c, Ascii::Space | Ascii::Break));
+                match b[i..ws].iter().rposition(|&c| matches!(c, b'\r' | b'\n')) {
+                    Some(k) => i + k + 1,
+                    None if ws < n && ws - i > 1 => ws - 1,
+                    None => ws,
+                }
+            }
+            Ascii::Other | Ascii::Digit => {
+                i += 1;
+                continue;
+            }
+        };
+        if gap < i {
+            each(&text[gap..i]);
+        }
+        each(&text[i..end]);
+        i = end;
+        gap = end;
+    }
+    if gap < n {
+        each(&text[gap..]);
     }
 }
 
@@ -596,6 +745,95 @@ mod tests {
         fn agrees_with_the_reference_on_mixed_text(parts in proptest::collection::vec(part(), 0..40)) {
             let text: String = parts.concat();
             prop_assert_eq!(count(&text), reference_count(&text), "{:?}", text);
+        }
+    }
+
+    /// The pre-tokens of `text` by the regex engine alone, and by `Counter::pieces` (cut at
+    /// lines, ASCII parts split by hand).
+    fn both_ways(text: &str) -> (Vec<&str>, Vec<&str>) {
+        let c = counter();
+        let mut searches = [c.splits[0].create_cache(), c.splits[1].create_cache(), c.splits[2].create_cache()];
+        let (mut slow, mut fast) = (Vec::new(), Vec::new());
+        c.pre_tokenize(0, text, &mut searches, &mut |p| slow.push(p));
+        c.pieces(text, &mut searches, &mut |p| fast.push(p));
+        (slow, fast)
+    }
+
+    /// Each ASCII byte is in the class `ascii_class` gives, asked of the patterns' own classes.
+    #[test]
+    fn ascii_classes_are_the_patterns_classes() {
+        let is = |class: &str, b: u8| {
+            Regex::new(&format!("^{class}$")).unwrap().is_match(char::from(b).to_string().as_str())
+        };
+        let alt1 = SPLITS[2].split_once("][A-Za-z]+").unwrap().0.to_string() + "]";
+        for b in 0..=127u8 {
+            let c = ascii_class(b);
+            assert_eq!(is("\\p{N}", b), c == Ascii::Digit, "{b:#x}");
+            assert_eq!(is("\\p{L}", b), c == Ascii::Letter, "{b:#x}");
+            assert_eq!(is("[A-Za-z]", b), c == Ascii::Letter, "{b:#x}");
+            assert!(!is("\\p{M}", b), "{b:#x}");
+            assert_eq!(is("[\\p{P}\\p{S}]", b), c == Ascii::Punct, "{b:#x}");
+            assert_eq!(is(&alt1, b), c == Ascii::Punct, "{b:#x}");
+            assert_eq!(is("[\r\n]", b), c == Ascii::Break, "{b:#x}");
+            assert_eq!(is("\\s", b), matches!(c, Ascii::Break | Ascii::Space), "{b:#x}");
+            assert_eq!(char::from(b).is_whitespace(), matches!(c, Ascii::Break | Ascii::Space), "{b:#x}");
+            assert!(!is(SPLITS[1], b), "{b:#x}");
+        }
+    }
+
+    /// Every ASCII byte alone and every pair, then every text of up to four bytes of one of
+    /// each kind the scanner tells apart, split the same by both ways.
+    #[test]
+    fn ascii_pieces_agree_with_the_patterns_on_short_texts() {
+        let all: Vec<u8> = (0..=127).collect();
+        for &a in &all {
+            for &b in &all {
+                for text in [vec![a], vec![a, b], vec![b'x', a, b], vec![a, b, b'x'], vec![a, b'\n', b]] {
+                    let text = String::from_utf8(text).unwrap();
+                    let (slow, fast) = both_ways(&text);
+                    assert_eq!(slow, fast, "{text:?}");
+                }
+            }
+        }
+        let kinds = b" \t\x0b\x0c\r\nxA1.'$\x00\x1c\x7f";
+        let mut texts = vec![Vec::new()];
+        for _ in 0..4 {
+            texts = texts.iter().flat_map(|t| kinds.iter().map(move |&k| [t.as_slice(), &[k]].concat())).collect();
+            for t in &texts {
+                let text = String::from_utf8(t.clone()).unwrap();
+                let (slow, fast) = both_ways(&text);
+                assert_eq!(slow, fast, "{text:?}");
+            }
+        }
+    }
+
+    fn ascii_part() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[0-9]{1,7}",
+            "[A-Za-z]{1,6}",
+            "[!-/:-@\\[-`{-~]{1,4}",
+            "[ \t\r\n\x0b\x0c]{1,5}",
+            " {1,4}",
+            "\n {0,4}",
+            "[\x00-\x7f]{1,3}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn ascii_pieces_agree_with_the_patterns(parts in proptest::collection::vec(ascii_part(), 0..30)) {
+            let text: String = parts.concat();
+            let (slow, fast) = both_ways(&text);
+            prop_assert_eq!(slow, fast, "{:?}", text);
+        }
+
+        /// Mixed text: cut at lines, ASCII parts by hand, the others by the patterns.
+        #[test]
+        fn pieces_agree_with_the_patterns_on_mixed_text(parts in proptest::collection::vec(prop_oneof![part(), ascii_part()], 0..40)) {
+            let text: String = parts.concat();
+            let (slow, fast) = both_ways(&text);
+            prop_assert_eq!(slow, fast, "{:?}", text);
         }
     }
 
