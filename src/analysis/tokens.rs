@@ -262,7 +262,7 @@ enum Ascii {
     Other,
 }
 
-fn ascii_class(b: u8) -> Ascii {
+const fn class_of(b: u8) -> Ascii {
     match b {
         b'0'..=b'9' => Ascii::Digit,
         b'A'..=b'Z' | b'a'..=b'z' => Ascii::Letter,
@@ -273,67 +273,77 @@ fn ascii_class(b: u8) -> Ascii {
     }
 }
 
-/// The pre-tokens of ASCII `text`, exactly as `Counter::pre_tokenize` gives them (a test
-/// compares the two): runs of digits in threes (the first split; the second matches no ASCII),
-/// and the third split on the text between them.
-fn ascii_pieces<'t>(text: &'t str, each: &mut dyn FnMut(&'t str)) {
-    let b = text.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        if start < i {
-            ascii_third_split(&text[start..i], each);
-        }
-        let run = b[i..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(b.len() - i);
-        for chunk in (i..i + run).step_by(3) {
-            each(&text[chunk..(chunk + 3).min(i + run)]);
-        }
-        i += run;
-        start = i;
+/// `class_of` each ASCII byte, looked up.
+static ASCII_CLASSES: [Ascii; 128] = {
+    let mut t = [Ascii::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = class_of(b as u8);
+        b += 1;
     }
-    if start < b.len() {
-        ascii_third_split(&text[start..], each);
-    }
+    t
+};
+
+/// The class of an ASCII byte.
+fn ascii_class(b: u8) -> Ascii {
+    ASCII_CLASSES[usize::from(b & 0x7f)]
 }
 
-/// The third split (`SPLITS[2]` with `\s+(?!\S)`) on ASCII text without digits, alternative by
-/// alternative in the pattern's order at each place: matches and the text between them.
-fn ascii_third_split<'t>(text: &'t str, each: &mut dyn FnMut(&'t str)) {
+/// Where the run of bytes of class `of` from `from` ends.
+fn run_end(b: &[u8], from: usize, of: impl Fn(Ascii) -> bool) -> usize {
+    from + b[from..].iter().take_while(|&&c| of(ascii_class(c))).count()
+}
+
+/// The pre-tokens of ASCII `text`, exactly as `Counter::pre_tokenize` gives them (a test
+/// compares the two), in one scan: runs of digits in threes (the first split; the second
+/// matches no ASCII), and between them the third split (`SPLITS[2]` with `\s+(?!\S)`),
+/// alternative by alternative in the pattern's order at each place; what none matches is kept
+/// whole between matches, as the regex path does. The text between two runs of digits is the
+/// third split's text: its runs end at a digit as at the end of the text.
+fn ascii_pieces<'t>(text: &'t str, each: &mut dyn FnMut(&'t str)) {
     let b = text.as_bytes();
     let n = b.len();
     let class = |i: usize| if i < n { Some(ascii_class(b[i])) } else { None };
-    let run =
-        |from: usize, of: &dyn Fn(Ascii) -> bool| from + b[from..].iter().take_while(|&&c| of(ascii_class(c))).count();
-    let letters = |from: usize| run(from, &|c| c == Ascii::Letter);
+    let letters = |from: usize| run_end(b, from, |c| c == Ascii::Letter);
     // ` ?[\p{P}\p{S}]+[\r\n]*` from the punctuation at `from`.
-    let punct = |from: usize| run(run(from, &|c| c == Ascii::Punct), &|c| c == Ascii::Break);
+    let punct = |from: usize| run_end(b, run_end(b, from, |c| c == Ascii::Punct), |c| c == Ascii::Break);
     let mut gap = 0;
     let mut i = 0;
     while i < n {
         let c = ascii_class(b[i]);
         let next = class(i + 1);
         let end = match c {
+            // `\p{N}{1,3}`, matched first.
+            Ascii::Digit => {
+                let digits = run_end(b, i, |c| c == Ascii::Digit);
+                if gap < i {
+                    each(&text[gap..i]);
+                }
+                for chunk in (i..digits).step_by(3) {
+                    each(&text[chunk..(chunk + 3).min(digits)]);
+                }
+                i = digits;
+                gap = digits;
+                continue;
+            }
             // `[punct][A-Za-z]+`, else ` ?[\p{P}\p{S}]+[\r\n]*`.
             Ascii::Punct if next == Some(Ascii::Letter) => letters(i + 1),
             Ascii::Punct => punct(i),
             // `[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+`
             Ascii::Letter => letters(i),
-            Ascii::Space | Ascii::Other | Ascii::Digit if next == Some(Ascii::Letter) => letters(i + 1),
+            Ascii::Space | Ascii::Other if next == Some(Ascii::Letter) => letters(i + 1),
             Ascii::Space if b[i] == b' ' && next == Some(Ascii::Punct) => punct(i + 1),
             Ascii::Space | Ascii::Break => {
-                // `\s*[\r\n]+`: to the last line break of the run, else `\s+(?!\S)|\s+`.
-                let ws = run(i, &|c| matches!(c, Ascii::Space | Ascii::Break));
+                // `\s*[\r\n]+`: to the last line break of the run, else `\s+(?!\S)|\s+`
+                // (`whitespace_run_end`).
+                let ws = run_end(b, i, |c| matches!(c, Ascii::Space | Ascii::Break));
                 match b[i..ws].iter().rposition(|&c| matches!(c, b'\r' | b'\n')) {
                     Some(k) => i + k + 1,
-                    None if ws < n && ws - i > 1 => ws - 1,
+                    None if ws - i > 1 && class(ws).is_some_and(|c| c != Ascii::Digit) => ws - 1,
                     None => ws,
                 }
             }
-            Ascii::Other | Ascii::Digit => {
+            Ascii::Other => {
                 i += 1;
                 continue;
             }
