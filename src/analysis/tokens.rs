@@ -132,24 +132,29 @@ impl Counter {
         total
     }
 
-    /// The pre-tokens of `text`, as `pre_tokenize` gives them, found faster: the text is cut
-    /// where no split can match across (`line_cuts`), and each part that is all ASCII is split
-    /// by `ascii_pieces` instead of the regex engine.
+    /// The pre-tokens of `text`, as `pre_tokenize` gives them, found faster: the runs of ASCII
+    /// are split by `ascii_pieces`, and the regex engine splits only the text around each
+    /// non-ASCII character, out to the nearest place on each side where `text` can be cut
+    /// without changing its pre-tokens (`is_cut`).
     fn pieces<'t>(
         &self,
         text: &'t str,
         searches: &mut [regex_automata::meta::Cache; 3],
         each: &mut dyn FnMut(&'t str),
     ) {
+        let b = text.as_bytes();
         let mut start = 0;
-        for end in line_cuts(text.as_bytes()).chain([text.len()]) {
-            let part = &text[start..end];
-            if part.is_ascii() {
-                ascii_pieces(part, each);
-            } else {
-                self.pre_tokenize(0, part, searches, each);
+        while let Some(q) = b[start..].iter().position(|&c| !c.is_ascii()).map(|q| start + q) {
+            let lo = (start + 1..q).rev().find(|&p| is_cut(b, p)).unwrap_or(start);
+            let hi = (q + 1..b.len()).find(|&p| is_cut(b, p)).unwrap_or(b.len());
+            if start < lo {
+                ascii_pieces(&text[start..lo], each);
             }
-            start = end;
+            self.pre_tokenize(0, &text[lo..hi], searches, each);
+            start = hi;
+        }
+        if start < b.len() {
+            ascii_pieces(&text[start..], each);
         }
     }
 
@@ -222,26 +227,16 @@ fn whitespace_run_end(text: &str, start: usize, end: usize) -> usize {
     }
 }
 
-/// Where `text` can be cut without changing its pre-tokens: after a line feed, where the
-/// whitespace that follows (ASCII, possibly none) holds no line break and ends at the end or at
-/// an ASCII character. No match of any split crosses such a place: the line feed is neither a
-/// digit nor CJK, so the first two splits never hold it; in the third, every match that holds
-/// it ends at the end of the run of line breaks and whitespace it ends (`[\r\n]*`,
-/// `\s*[\r\n]+`; the other alternatives cannot hold it), which is here, as the whitespace after
-/// holds no line break; and no alternative looks behind or at the end of the text, but for
-/// `whitespace_run_end`, whose runs hold no line break.
-fn line_cuts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    memchr::memchr_iter(b'\n', text)
-        .filter_map(|nl| {
-            let after = nl + 1;
-            match text[after..].iter().find(|&&b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c)) {
-                None => Some(after),
-                Some(b'\r' | b'\n') => None,
-                Some(b) if b.is_ascii() => Some(after),
-                Some(_) => None,
-            }
-        })
-        .filter(move |&at| at < text.len())
+/// Whether `text` can be cut before byte `p` without changing its pre-tokens (each side split
+/// alone gives the same pieces): an ASCII letter before, an ASCII character that is not a
+/// letter at `p`. No match of any split crosses there: the first two match no letter; in the
+/// third, every letter is in a match (the second alternative matches at any letter), and the
+/// matches that hold letters end at the end of their run of letters (`[A-Za-z]+`,
+/// `[\p{L}\p{M}]+`), which is here. The third split's matches and the text between them after
+/// `p` depend only on the text after `p` (no alternative looks behind), and those before on
+/// the text before it (only `\s+(?!\S)` looks ahead, and its runs hold no letter).
+fn is_cut(text: &[u8], p: usize) -> bool {
+    p > 0 && p < text.len() && text[p - 1].is_ascii_alphabetic() && text[p].is_ascii() && !text[p].is_ascii_alphabetic()
 }
 
 /// How the pre-tokenizer's patterns see an ASCII byte (a test checks each byte against them).
@@ -814,6 +809,27 @@ mod tests {
                 let (slow, fast) = both_ways(&text);
                 assert_eq!(slow, fast, "{text:?}");
             }
+        }
+    }
+
+    /// The hard texts, and words with non-ASCII letters, marks and quotes among ASCII ones,
+    /// split the same by both ways.
+    #[test]
+    fn pieces_agree_with_the_patterns_around_non_ascii() {
+        let more = [
+            "caf\u{e9} au lait, na\u{ef}ve r\u{e9}sum\u{e9}s",
+            "x\u{301}y z\u{301} e\u{301}\u{301}x",
+            "don\u{2019}t \u{201c}quoted\u{201d} words",
+            "\u{3bb}x. x \u{2014} a\u{2014}b",
+            "\u{41f}\u{440}\u{438}\u{432}\u{435}\u{442} hello \u{43c}\u{438}\u{440}",
+            "\u{4e2d}\u{6587} abc \u{5b57}1 x\u{5b57}",
+            "a\u{a0}\u{a0}b  \u{3000}c \u{a0}",
+            "ab\u{85}cd \u{85}\n x",
+            "word\u{1f389}word \u{1f389} x",
+        ];
+        for text in hard_texts().iter().map(String::as_str).chain(more) {
+            let (slow, fast) = both_ways(text);
+            assert_eq!(slow, fast, "{:?}", text.chars().take(80).collect::<String>());
         }
     }
 
