@@ -144,7 +144,7 @@ impl Counter {
     ) {
         let b = text.as_bytes();
         let mut start = 0;
-        while let Some(q) = b[start..].iter().position(|&c| !c.is_ascii()).map(|q| start + q) {
+        while let Some(q) = first_non_ascii(&b[start..]).map(|q| start + q) {
             let lo = (start + 1..q).rev().find(|&p| is_cut(b, p)).unwrap_or(start);
             let hi = (q + 1..b.len()).find(|&p| is_cut(b, p)).unwrap_or(b.len());
             if start < lo {
@@ -202,11 +202,17 @@ impl Counter {
         if word.len() > Cache::LONGEST {
             return merge_all(self, word.as_bytes(), scratch);
         }
-        if let Some(&n) = counts.get(word) {
+        if word.len() < 16 {
+            return *counts
+                .short
+                .entry(short_key(word.as_bytes()))
+                .or_insert_with(|| merge_all(self, word.as_bytes(), scratch));
+        }
+        if let Some(&n) = counts.long.get(word) {
             return n;
         }
         let n = merge_all(self, word.as_bytes(), scratch);
-        counts.insert(word, n);
+        counts.long.insert(word, n);
         n
     }
 }
@@ -225,6 +231,20 @@ fn whitespace_run_end(text: &str, start: usize, end: usize) -> usize {
         Some((last, _)) if last > 0 => start + last,
         _ => end,
     }
+}
+
+/// Where the first byte that is not ASCII is, eight bytes at a time.
+fn first_non_ascii(text: &[u8]) -> Option<usize> {
+    let mut words = text.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let high = u64::from_le_bytes(word.try_into().unwrap_or_default()) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return Some(at + high.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|c| !c.is_ascii()).map(|i| at + i)
 }
 
 /// Whether `text` can be cut before byte `p` without changing its pre-tokens (each side split
@@ -371,7 +391,21 @@ fn split_isolated<'t>(ac: &AhoCorasick, text: &'t str, each: &mut dyn FnMut(&'t 
 }
 
 /// Seeded at random per process, like the project's other maps keyed by a file's text.
-type Counts<'t> = HashMap<&'t str, usize, foldhash::fast::RandomState>;
+/// Pieces under 16 bytes are keyed by their bytes and length in one `u128` (`short_key`):
+/// hashed and compared without a call.
+#[derive(Default)]
+struct Counts<'t> {
+    short: HashMap<u128, usize, foldhash::fast::RandomState>,
+    long: HashMap<&'t str, usize, foldhash::fast::RandomState>,
+}
+
+/// A piece of under 16 bytes as one number: its bytes, then zeros, its length in the last byte.
+fn short_key(piece: &[u8]) -> u128 {
+    let mut key = [0; 16];
+    key[..piece.len()].copy_from_slice(piece);
+    key[15] = piece.len() as u8;
+    u128::from_le_bytes(key)
+}
 
 /// What one pass of counting keeps from piece to piece: the counts of the short pieces already
 /// seen, the buffers of the BPE and the regex engine's.
@@ -527,7 +561,7 @@ pub fn count(text: &str) -> usize {
 pub fn count_each<'t>(texts: impl IntoIterator<Item = &'t str>) -> Vec<usize> {
     let c = counter();
     let searches = [c.splits[0].create_cache(), c.splits[1].create_cache(), c.splits[2].create_cache()];
-    let mut cache = Cache { counts: HashMap::default(), scratch: Scratch::default(), searches };
+    let mut cache = Cache { counts: Counts::default(), scratch: Scratch::default(), searches };
     texts.into_iter().map(|t| c.count(t, &mut cache)).collect()
 }
 
@@ -831,6 +865,29 @@ mod tests {
             let (slow, fast) = both_ways(text);
             assert_eq!(slow, fast, "{:?}", text.chars().take(80).collect::<String>());
         }
+    }
+
+    #[test]
+    fn first_non_ascii_finds_the_first() {
+        for len in 0..20 {
+            for at in 0..=len {
+                for high in [0x80, 0xc3, 0xff] {
+                    let mut text = vec![b'a'; len];
+                    if at < len {
+                        text[at] = high;
+                        text[len - 1] |= 0x80;
+                    }
+                    assert_eq!(first_non_ascii(&text), text.iter().position(|c| !c.is_ascii()), "{text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_keys_tell_pieces_apart() {
+        let pieces: [&[u8]; 6] = [b"", b"a", b"a\0", b"\0a", b"abcdefghijklmno", b"abcdefghijklmn\x0f"];
+        let keys: std::collections::HashSet<u128> = pieces.iter().map(|p| short_key(p)).collect();
+        assert_eq!(keys.len(), pieces.len());
     }
 
     fn ascii_part() -> impl Strategy<Value = String> {
