@@ -8,7 +8,8 @@
 //! patterns, measured in README, Tokens): the merges are a table compiled in
 //! (`tokens/deepseek-v4.bpe`, 1 MB: the token of each byte, then each merge as a pair of token
 //! ids; merge `r` makes token 259 + `r`), read into one hash map of 127,741 pairs on first use;
-//! the splits run on `regex-automata`; `merge_all` is Hugging Face's merge loop
+//! the splits run on `regex-automata`, except on ASCII text, which a byte scanner splits the same
+//! way (`ascii_pieces`, held to the patterns by tests); `merge_all` is Hugging Face's merge loop
 //! (`Word::merge_all`) over token ids. No maintained crate does that part: `tiktoken-rs` and
 //! GitHub's `bpe` rank merges by the merged token's bytes (which equals this tokenizer's pair
 //! ranks only where a token has a single pair that makes it; nothing checks that here) and build
