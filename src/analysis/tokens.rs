@@ -249,15 +249,27 @@ fn first_non_ascii(text: &[u8]) -> Option<usize> {
 }
 
 /// Whether `text` can be cut before byte `p` without changing its pre-tokens (each side split
-/// alone gives the same pieces): an ASCII letter before, an ASCII character that is not a
-/// letter at `p`. No match of any split crosses there: the first two match no letter; in the
-/// third, every letter is in a match (the second alternative matches at any letter), and the
-/// matches that hold letters end at the end of their run of letters (`[A-Za-z]+`,
-/// `[\p{L}\p{M}]+`), which is here. The third split's matches and the text between them after
-/// `p` depend only on the text after `p` (no alternative looks behind), and those before on
-/// the text before it (only `\s+(?!\S)` looks ahead, and its runs hold no letter).
+/// alone gives the same pieces). Two kinds of place, where no match of any split crosses (the
+/// first two splits match no ASCII letter or space):
+///
+/// - An ASCII letter before, an ASCII character that is not a letter at `p`. In the third
+///   split every letter is in a match (the second alternative matches at any letter), and the
+///   matches that hold letters end at the end of their run of letters (`[A-Za-z]+`,
+///   `[\p{L}\p{M}]+`), which is here.
+/// - A space at `p`, an ASCII letter after it. A space is in a match that starts at it
+///   (` ?`, `[^\r\n\p{L}\p{P}\p{S}]?`: here the second alternative), or in one of whitespace: `\s*[\r\n]+`
+///   ends at a line break before `p` (none follows, a letter does), and `\s+(?!\S)` in a run
+///   followed by the letter ends before the run's last character, the space at `p`, as the
+///   run alone does at the end of the text (`whitespace_run_end`).
+///
+/// The third split's matches and the text between them after `p` depend only on the text after
+/// `p` (no alternative looks behind), and those before on the text before it (only
+/// `\s+(?!\S)` looks ahead, and it ends at `p` either way).
 fn is_cut(text: &[u8], p: usize) -> bool {
-    p > 0 && p < text.len() && text[p - 1].is_ascii_alphabetic() && text[p].is_ascii() && !text[p].is_ascii_alphabetic()
+    let letter = |i: usize| text.get(i).is_some_and(u8::is_ascii_alphabetic);
+    p > 0
+        && p < text.len()
+        && ((letter(p - 1) && text[p].is_ascii() && !letter(p)) || (text[p] == b' ' && letter(p + 1)))
 }
 
 /// How the pre-tokenizer's patterns see an ASCII byte (a test checks each byte against them).
@@ -861,6 +873,11 @@ mod tests {
             "a\u{a0}\u{a0}b  \u{3000}c \u{a0}",
             "ab\u{85}cd \u{85}\n x",
             "word\u{1f389}word \u{1f389} x",
+            "x\u{a0} au \u{a0}\u{a0} au\u{3000} \u{3000} a\u{2028} a",
+            "x\u{200b} au\u{200b}  au \u{301} a\u{301} \u{301}",
+            "\u{e9}\n au\u{e9}\r\n  a\u{e9}\t a\u{e9} \n a\u{85} a\u{85}  a",
+            "\u{e9} \na\u{e9}\t\tb\u{e9}  \r\nc",
+            "1 a\u{e9}2  b\u{e9}\u{2019} c\u{201d}  d\u{1f389}\u{200d} e",
         ];
         for text in hard_texts().iter().map(String::as_str).chain(more) {
             let (slow, fast) = both_ways(text);
