@@ -877,6 +877,7 @@ mod tests {
             "x\u{200b} au\u{200b}  au \u{301} a\u{301} \u{301}",
             "\u{e9}\n au\u{e9}\r\n  a\u{e9}\t a\u{e9} \n a\u{85} a\u{85}  a",
             "\u{e9} \na\u{e9}\t\tb\u{e9}  \r\nc",
+            "\u{a0}\na !?\u{11937}",
             "1 a\u{e9}2  b\u{e9}\u{2019} c\u{201d}  d\u{1f389}\u{200d} e",
         ];
         for text in hard_texts().iter().map(String::as_str).chain(more) {
