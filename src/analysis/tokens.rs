@@ -8,7 +8,8 @@
 //! patterns, measured in README, Tokens): the merges are a table compiled in
 //! (`tokens/deepseek-v4.bpe`, 1 MB: the token of each byte, then each merge as a pair of token
 //! ids; merge `r` makes token 259 + `r`), read into one hash map of 127,741 pairs on first use;
-//! the splits run on `regex-automata`; `merge_all` is Hugging Face's merge loop
+//! the splits run on `regex-automata`, except on ASCII text, which a byte scanner splits the same
+//! way (`ascii_pieces`, held to the patterns by tests); `merge_all` is Hugging Face's merge loop
 //! (`Word::merge_all`) over token ids. No maintained crate does that part: `tiktoken-rs` and
 //! GitHub's `bpe` rank merges by the merged token's bytes (which equals this tokenizer's pair
 //! ranks only where a token has a single pair that makes it; nothing checks that here) and build
@@ -126,10 +127,36 @@ impl Counter {
                     total += 1;
                     return;
                 }
-                self.pre_tokenize(0, piece, searches, &mut |word| total += self.word(word, counts, scratch));
+                self.pieces(piece, searches, &mut |word| total += self.word(word, counts, scratch));
             });
         });
         total
+    }
+
+    /// The pre-tokens of `text`, as `pre_tokenize` gives them, found faster: the runs of ASCII
+    /// are split by `ascii_pieces`, and the regex engine splits only the text around each
+    /// non-ASCII character, out to the nearest place on each side where `text` can be cut
+    /// without changing its pre-tokens (`is_cut`).
+    fn pieces<'t>(
+        &self,
+        text: &'t str,
+        searches: &mut [regex_automata::meta::Cache; 3],
+        each: &mut dyn FnMut(&'t str),
+    ) {
+        let b = text.as_bytes();
+        let mut start = 0;
+        while let Some(q) = first_non_ascii(&b[start..]).map(|q| start + q) {
+            let lo = (start + 1..q).rev().find(|&p| is_cut(b, p)).unwrap_or(start);
+            let hi = (q + 1..b.len()).find(|&p| is_cut(b, p)).unwrap_or(b.len());
+            if start < lo {
+                ascii_pieces(&text[start..lo], each);
+            }
+            self.pre_tokenize(0, &text[lo..hi], searches, each);
+            start = hi;
+        }
+        if start < b.len() {
+            ascii_pieces(&text[start..], each);
+        }
     }
 
     /// Hugging Face's `Split` with `Isolated`, one pattern after the other: matches and the
@@ -176,11 +203,17 @@ impl Counter {
         if word.len() > Cache::LONGEST {
             return merge_all(self, word.as_bytes(), scratch);
         }
-        if let Some(&n) = counts.get(word) {
+        if word.len() < 16 {
+            return *counts
+                .short
+                .entry(short_key(word.as_bytes()))
+                .or_insert_with(|| merge_all(self, word.as_bytes(), scratch));
+        }
+        if let Some(&n) = counts.long.get(word) {
             return n;
         }
         let n = merge_all(self, word.as_bytes(), scratch);
-        counts.insert(word, n);
+        counts.long.insert(word, n);
         n
     }
 }
@@ -201,6 +234,160 @@ fn whitespace_run_end(text: &str, start: usize, end: usize) -> usize {
     }
 }
 
+/// Where the first byte that is not ASCII is, eight bytes at a time.
+fn first_non_ascii(text: &[u8]) -> Option<usize> {
+    let mut words = text.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let high = u64::from_le_bytes(word.try_into().unwrap_or_default()) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return Some(at + high.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|c| !c.is_ascii()).map(|i| at + i)
+}
+
+/// Whether `text` can be cut before byte `p` without changing its pre-tokens (each side split
+/// alone gives the same pieces). Two kinds of place, where no match of any split crosses (the
+/// first two splits match no ASCII letter or space):
+///
+/// - An ASCII letter before, an ASCII character that is not a letter at `p`. In the third
+///   split every letter is in a match (the second alternative matches at any letter), and the
+///   matches that hold letters end at the end of their run of letters (`[A-Za-z]+`,
+///   `[\p{L}\p{M}]+`), which is here.
+/// - A space at `p`, an ASCII letter after it. A space is in a match that starts at it
+///   (` ?`, `[^\r\n\p{L}\p{P}\p{S}]?`: here the second alternative), or in one of whitespace: `\s*[\r\n]+`
+///   ends at a line break before `p` (none follows, a letter does), and `\s+(?!\S)` in a run
+///   followed by the letter ends before the run's last character, the space at `p`, as the
+///   run alone does at the end of the text (`whitespace_run_end`).
+///
+/// The third split's matches and the text between them after `p` depend only on the text after
+/// `p` (no alternative looks behind), and those before on the text before it (only
+/// `\s+(?!\S)` looks ahead, and it ends at `p` either way).
+fn is_cut(text: &[u8], p: usize) -> bool {
+    let letter = |i: usize| text.get(i).is_some_and(u8::is_ascii_alphabetic);
+    p > 0
+        && p < text.len()
+        && ((letter(p - 1) && text[p].is_ascii() && !letter(p)) || (text[p] == b' ' && letter(p + 1)))
+}
+
+/// How the pre-tokenizer's patterns see an ASCII byte (a test checks each byte against them).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ascii {
+    /// `0-9`: `\p{N}`.
+    Digit,
+    /// `A-Za-z`: `\p{L}`.
+    Letter,
+    /// The other printable characters but space: each is `\p{P}` or `\p{S}`, and all are in
+    /// the third pattern's first class.
+    Punct,
+    /// `\r` and `\n`.
+    Break,
+    /// The rest of `\s`: space, tab, vertical tab and form feed.
+    Space,
+    /// Control characters that are not `\s` (and `DEL`): none of the classes.
+    Other,
+}
+
+const fn class_of(b: u8) -> Ascii {
+    match b {
+        b'0'..=b'9' => Ascii::Digit,
+        b'A'..=b'Z' | b'a'..=b'z' => Ascii::Letter,
+        b'\r' | b'\n' => Ascii::Break,
+        b' ' | b'\t' | 0x0b | 0x0c => Ascii::Space,
+        b'!'..=b'~' => Ascii::Punct,
+        _ => Ascii::Other,
+    }
+}
+
+/// `class_of` each ASCII byte, looked up.
+static ASCII_CLASSES: [Ascii; 128] = {
+    let mut t = [Ascii::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = class_of(b as u8);
+        b += 1;
+    }
+    t
+};
+
+/// The class of an ASCII byte.
+fn ascii_class(b: u8) -> Ascii {
+    ASCII_CLASSES[usize::from(b & 0x7f)]
+}
+
+/// Where the run of bytes of class `of` from `from` ends.
+fn run_end(b: &[u8], from: usize, of: impl Fn(Ascii) -> bool) -> usize {
+    from + b[from..].iter().take_while(|&&c| of(ascii_class(c))).count()
+}
+
+/// The pre-tokens of ASCII `text`, exactly as `Counter::pre_tokenize` gives them (a test
+/// compares the two), in one scan: runs of digits in threes (the first split; the second
+/// matches no ASCII), and between them the third split (`SPLITS[2]` with `\s+(?!\S)`),
+/// alternative by alternative in the pattern's order at each place; what none matches is kept
+/// whole between matches, as the regex path does. The text between two runs of digits is the
+/// third split's text: its runs end at a digit as at the end of the text.
+fn ascii_pieces<'t>(text: &'t str, each: &mut dyn FnMut(&'t str)) {
+    let b = text.as_bytes();
+    let n = b.len();
+    let class = |i: usize| if i < n { Some(ascii_class(b[i])) } else { None };
+    let letters = |from: usize| run_end(b, from, |c| c == Ascii::Letter);
+    // ` ?[\p{P}\p{S}]+[\r\n]*` from the punctuation at `from`.
+    let punct = |from: usize| run_end(b, run_end(b, from, |c| c == Ascii::Punct), |c| c == Ascii::Break);
+    let mut gap = 0;
+    let mut i = 0;
+    while i < n {
+        let c = ascii_class(b[i]);
+        let next = class(i + 1);
+        let end = match c {
+            // `\p{N}{1,3}`, matched first.
+            Ascii::Digit => {
+                let digits = run_end(b, i, |c| c == Ascii::Digit);
+                if gap < i {
+                    each(&text[gap..i]);
+                }
+                for chunk in (i..digits).step_by(3) {
+                    each(&text[chunk..(chunk + 3).min(digits)]);
+                }
+                i = digits;
+                gap = digits;
+                continue;
+            }
+            // `[punct][A-Za-z]+`, else ` ?[\p{P}\p{S}]+[\r\n]*`.
+            Ascii::Punct if next == Some(Ascii::Letter) => letters(i + 1),
+            Ascii::Punct => punct(i),
+            // `[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+`
+            Ascii::Letter => letters(i),
+            Ascii::Space | Ascii::Other if next == Some(Ascii::Letter) => letters(i + 1),
+            Ascii::Space if b[i] == b' ' && next == Some(Ascii::Punct) => punct(i + 1),
+            Ascii::Space | Ascii::Break => {
+                // `\s*[\r\n]+`: to the last line break of the run, else `\s+(?!\S)|\s+`
+                // (`whitespace_run_end`).
+                let ws = run_end(b, i, |c| matches!(c, Ascii::Space | Ascii::Break));
+                match b[i..ws].iter().rposition(|&c| matches!(c, b'\r' | b'\n')) {
+                    Some(k) => i + k + 1,
+                    None if ws - i > 1 && class(ws).is_some_and(|c| c != Ascii::Digit) => ws - 1,
+                    None => ws,
+                }
+            }
+            Ascii::Other => {
+                i += 1;
+                continue;
+            }
+        };
+        if gap < i {
+            each(&text[gap..i]);
+        }
+        each(&text[i..end]);
+        i = end;
+        gap = end;
+    }
+    if gap < n {
+        each(&text[gap..]);
+    }
+}
+
 /// Each piece of `text` split at the matches of `ac` (`true` for a match), in order.
 fn split_isolated<'t>(ac: &AhoCorasick, text: &'t str, each: &mut dyn FnMut(&'t str, bool)) {
     let mut prev = 0;
@@ -217,7 +404,21 @@ fn split_isolated<'t>(ac: &AhoCorasick, text: &'t str, each: &mut dyn FnMut(&'t 
 }
 
 /// Seeded at random per process, like the project's other maps keyed by a file's text.
-type Counts<'t> = HashMap<&'t str, usize, foldhash::fast::RandomState>;
+/// Pieces under 16 bytes are keyed by their bytes and length in one `u128` (`short_key`):
+/// hashed and compared without a call.
+#[derive(Default)]
+struct Counts<'t> {
+    short: HashMap<u128, usize, foldhash::fast::RandomState>,
+    long: HashMap<&'t str, usize, foldhash::fast::RandomState>,
+}
+
+/// A piece of under 16 bytes as one number: its bytes, then zeros, its length in the last byte.
+fn short_key(piece: &[u8]) -> u128 {
+    let mut key = [0; 16];
+    key[..piece.len()].copy_from_slice(piece);
+    key[15] = piece.len() as u8;
+    u128::from_le_bytes(key)
+}
 
 /// What one pass of counting keeps from piece to piece: the counts of the short pieces already
 /// seen, the buffers of the BPE and the regex engine's.
@@ -373,7 +574,7 @@ pub fn count(text: &str) -> usize {
 pub fn count_each<'t>(texts: impl IntoIterator<Item = &'t str>) -> Vec<usize> {
     let c = counter();
     let searches = [c.splits[0].create_cache(), c.splits[1].create_cache(), c.splits[2].create_cache()];
-    let mut cache = Cache { counts: HashMap::default(), scratch: Scratch::default(), searches };
+    let mut cache = Cache { counts: Counts::default(), scratch: Scratch::default(), searches };
     texts.into_iter().map(|t| c.count(t, &mut cache)).collect()
 }
 
@@ -596,6 +797,145 @@ mod tests {
         fn agrees_with_the_reference_on_mixed_text(parts in proptest::collection::vec(part(), 0..40)) {
             let text: String = parts.concat();
             prop_assert_eq!(count(&text), reference_count(&text), "{:?}", text);
+        }
+    }
+
+    /// The pre-tokens of `text` by the regex engine alone, and by `Counter::pieces` (cut at
+    /// lines, ASCII parts split by hand).
+    fn both_ways(text: &str) -> (Vec<&str>, Vec<&str>) {
+        let c = counter();
+        let mut searches = [c.splits[0].create_cache(), c.splits[1].create_cache(), c.splits[2].create_cache()];
+        let (mut slow, mut fast) = (Vec::new(), Vec::new());
+        c.pre_tokenize(0, text, &mut searches, &mut |p| slow.push(p));
+        c.pieces(text, &mut searches, &mut |p| fast.push(p));
+        (slow, fast)
+    }
+
+    /// Each ASCII byte is in the class `ascii_class` gives, asked of the patterns' own classes.
+    #[test]
+    fn ascii_classes_are_the_patterns_classes() {
+        let is = |class: &str, b: u8| {
+            Regex::new(&format!("^{class}$")).unwrap().is_match(char::from(b).to_string().as_str())
+        };
+        let alt1 = SPLITS[2].split_once("][A-Za-z]+").unwrap().0.to_string() + "]";
+        for b in 0..=127u8 {
+            let c = ascii_class(b);
+            assert_eq!(is("\\p{N}", b), c == Ascii::Digit, "{b:#x}");
+            assert_eq!(is("\\p{L}", b), c == Ascii::Letter, "{b:#x}");
+            assert_eq!(is("[A-Za-z]", b), c == Ascii::Letter, "{b:#x}");
+            assert!(!is("\\p{M}", b), "{b:#x}");
+            assert_eq!(is("[\\p{P}\\p{S}]", b), c == Ascii::Punct, "{b:#x}");
+            assert_eq!(is(&alt1, b), c == Ascii::Punct, "{b:#x}");
+            assert_eq!(is("[\r\n]", b), c == Ascii::Break, "{b:#x}");
+            assert_eq!(is("\\s", b), matches!(c, Ascii::Break | Ascii::Space), "{b:#x}");
+            assert_eq!(char::from(b).is_whitespace(), matches!(c, Ascii::Break | Ascii::Space), "{b:#x}");
+            assert!(!is(SPLITS[1], b), "{b:#x}");
+        }
+    }
+
+    /// Every ASCII byte alone and every pair, then every text of up to four bytes of one of
+    /// each kind the scanner tells apart, split the same by both ways.
+    #[test]
+    fn ascii_pieces_agree_with_the_patterns_on_short_texts() {
+        let all: Vec<u8> = (0..=127).collect();
+        for &a in &all {
+            for &b in &all {
+                for text in [vec![a], vec![a, b], vec![b'x', a, b], vec![a, b, b'x'], vec![a, b'\n', b]] {
+                    let text = String::from_utf8(text).unwrap();
+                    let (slow, fast) = both_ways(&text);
+                    assert_eq!(slow, fast, "{text:?}");
+                }
+            }
+        }
+        let kinds = b" \t\x0b\x0c\r\nxA1.'$\x00\x1c\x7f";
+        let mut texts = vec![Vec::new()];
+        for _ in 0..4 {
+            texts = texts.iter().flat_map(|t| kinds.iter().map(move |&k| [t.as_slice(), &[k]].concat())).collect();
+            for t in &texts {
+                let text = String::from_utf8(t.clone()).unwrap();
+                let (slow, fast) = both_ways(&text);
+                assert_eq!(slow, fast, "{text:?}");
+            }
+        }
+    }
+
+    /// The hard texts, and words with non-ASCII letters, marks and quotes among ASCII ones,
+    /// split the same by both ways.
+    #[test]
+    fn pieces_agree_with_the_patterns_around_non_ascii() {
+        let more = [
+            "caf\u{e9} au lait, na\u{ef}ve r\u{e9}sum\u{e9}s",
+            "x\u{301}y z\u{301} e\u{301}\u{301}x",
+            "don\u{2019}t \u{201c}quoted\u{201d} words",
+            "\u{3bb}x. x \u{2014} a\u{2014}b",
+            "\u{41f}\u{440}\u{438}\u{432}\u{435}\u{442} hello \u{43c}\u{438}\u{440}",
+            "\u{4e2d}\u{6587} abc \u{5b57}1 x\u{5b57}",
+            "a\u{a0}\u{a0}b  \u{3000}c \u{a0}",
+            "ab\u{85}cd \u{85}\n x",
+            "word\u{1f389}word \u{1f389} x",
+            "x\u{a0} au \u{a0}\u{a0} au\u{3000} \u{3000} a\u{2028} a",
+            "x\u{200b} au\u{200b}  au \u{301} a\u{301} \u{301}",
+            "\u{e9}\n au\u{e9}\r\n  a\u{e9}\t a\u{e9} \n a\u{85} a\u{85}  a",
+            "\u{e9} \na\u{e9}\t\tb\u{e9}  \r\nc",
+            "\u{a0}\na !?\u{11937}",
+            "1 a\u{e9}2  b\u{e9}\u{2019} c\u{201d}  d\u{1f389}\u{200d} e",
+        ];
+        for text in hard_texts().iter().map(String::as_str).chain(more) {
+            let (slow, fast) = both_ways(text);
+            assert_eq!(slow, fast, "{:?}", text.chars().take(80).collect::<String>());
+        }
+    }
+
+    #[test]
+    fn first_non_ascii_finds_the_first() {
+        for len in 0..20 {
+            for at in 0..=len {
+                for high in [0x80, 0xc3, 0xff] {
+                    let mut text = vec![b'a'; len];
+                    if at < len {
+                        text[at] = high;
+                        text[len - 1] |= 0x80;
+                    }
+                    assert_eq!(first_non_ascii(&text), text.iter().position(|c| !c.is_ascii()), "{text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_keys_tell_pieces_apart() {
+        let pieces: [&[u8]; 6] = [b"", b"a", b"a\0", b"\0a", b"abcdefghijklmno", b"abcdefghijklmn\x0f"];
+        let keys: std::collections::HashSet<u128> = pieces.iter().map(|p| short_key(p)).collect();
+        assert_eq!(keys.len(), pieces.len());
+    }
+
+    fn ascii_part() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[0-9]{1,7}",
+            "[A-Za-z]{1,6}",
+            "[!-/:-@\\[-`{-~]{1,4}",
+            "[ \t\r\n\x0b\x0c]{1,5}",
+            " {1,4}",
+            "\n {0,4}",
+            "[\x00-\x7f]{1,3}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn ascii_pieces_agree_with_the_patterns(parts in proptest::collection::vec(ascii_part(), 0..30)) {
+            let text: String = parts.concat();
+            let (slow, fast) = both_ways(&text);
+            prop_assert_eq!(slow, fast, "{:?}", text);
+        }
+
+        /// Mixed text: cut at lines, ASCII parts by hand, the others by the patterns.
+        #[test]
+        fn pieces_agree_with_the_patterns_on_mixed_text(parts in proptest::collection::vec(prop_oneof![part(), ascii_part()], 0..40)) {
+            let text: String = parts.concat();
+            let (slow, fast) = both_ways(&text);
+            prop_assert_eq!(slow, fast, "{:?}", text);
         }
     }
 
