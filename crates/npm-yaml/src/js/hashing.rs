@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 /// The process's hash state (one seed, so that hashes stored as keys stay comparable).
 static STATE: LazyLock<std::collections::hash_map::RandomState> = LazyLock::new(Default::default);
 
-/// A map hashed with the process's seeded foldhash.
+/// A map hashed with the process's seed (std's SipHash: see the module's note).
 pub type FastMap<K, V> = std::collections::HashMap<K, V, std::collections::hash_map::RandomState>;
 
 /// An empty [`FastMap`] with room for `n` entries.
