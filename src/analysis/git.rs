@@ -102,7 +102,12 @@ impl Repo {
     /// says why when there is none.
     pub fn open(dir: &str) -> Result<Repo, GitError> {
         let found = gix::ThreadSafeRepository::discover_with_environment_overrides(dir).ok();
-        let top = match found.as_ref().and_then(|repo| repo.work_dir().map(std::path::Path::to_path_buf)) {
+        // A repository gix trusts less than fully (owned by another user) is git's to refuse or
+        // read, as `safe.directory` says.
+        let handle =
+            found.as_ref().map(|repo| repo.to_thread_local()).filter(|h| h.git_dir_trust() == gix::sec::Trust::Full);
+        let found = found.filter(|_| handle.is_some());
+        let top = match handle.as_ref().and_then(|repo| repo.workdir().map(std::path::Path::to_path_buf)) {
             Some(top) => top.to_string_lossy().into_owned(),
             None => run(dir, &["rev-parse", "--show-toplevel"]).map_err(|e| {
                 GitError(format!("{dir} is not inside a git work tree ({e}); run dsh-skills diff inside a repository"))
@@ -112,11 +117,11 @@ impl Repo {
             .map(|p| p.to_string_lossy().into_owned())
             .map_err(|e| GitError(format!("cannot resolve the work tree {top}: {e}")))?;
         // gix reads the files backend's references only: a reftable repository's are git's.
-        let refs_by_git = found.as_ref().is_none_or(|repo| {
-            let repo = repo.to_thread_local();
+        let refs_by_git = handle.as_ref().is_none_or(|repo| {
             repo.config_snapshot().string("extensions.refStorage").is_some_and(|v| !v.eq_ignore_ascii_case(b"files"))
         });
-        let objects = Arc::new(Objects { gix: found, refs_by_git, ..Objects::default() });
+        let handles = Mutex::new(handle.into_iter().collect());
+        let objects = Arc::new(Objects { gix: found, handles, refs_by_git, ..Objects::default() });
         Ok(Repo { dir: dir.to_string(), top, objects })
     }
 

@@ -431,3 +431,20 @@ fn git_answers_where_gix_cannot_with_the_same_result() {
         assert_eq!(&diff_text(&partial, &r.home, args), want, "partial clone: diff {args:?}");
     }
 }
+
+/// A repository owned by another user is git's to refuse (`safe.directory`), as before gix read
+/// repositories: the same refusal, not a diff made with a repository gix trusts less.
+#[test]
+fn a_repository_of_another_user_is_refused_as_git_refuses_it() {
+    let r = repo();
+    let c = history(&r);
+    let chown = Command::new("chown").args(["-R", "nobody"]).arg(&r.dir).status();
+    if !chown.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: cannot give the repository to another user (not root)");
+        return;
+    }
+    let out = support::run(&r.dir, &r.home, &["diff", &c[0], &c[4]]);
+    assert_eq!(out.status.code(), Some(2), "{}", support::stdout(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("dubious ownership") && err.contains("safe.directory"), "{err}");
+}
