@@ -2,13 +2,18 @@
 //! the index) without a checkout: an [`Overlay`] the engine reads the repository through while
 //! every path outside it (homes, configuration, the bundled root) stays on disk.
 //!
-//! Git is driven through its plumbing, not a library: `git rev-parse` resolves any revision
-//! the user can type (`HEAD~3`, `origin/main`, `v1.2^{tree}`, `@{upstream}`), `git merge-base`
-//! finds the base, `git ls-tree -r -t` lists a commit's whole tree once (indexed by path, so a
-//! lookup never walks it), `git ls-files -s` the index, and one `git cat-file --batch-command`
-//! process serves the blobs discovery reads, pipelined.
-//! Nothing is written: no checkout, no temporary file, no object (`GIT_OPTIONAL_LOCKS=0` keeps
-//! even `git status`-like index refreshes away).
+//! The repository is read in this process with `gix` (gitoxide): revisions, the merge base, a
+//! commit's whole tree (listed once and indexed by path, so a lookup never walks it), the index
+//! and every object, from loose files and packs alike. Git's own plumbing is the fallback for
+//! whatever gix does not answer, so that every repository git can read still works: a revision
+//! gix cannot resolve goes to `git rev-parse` (and the merge base to `git merge-base`), a
+//! repository whose references gix cannot read (reftable) has all its references resolved by
+//! git, a tree or index gix cannot read is listed by `git ls-tree -r -t` or `git ls-files -s`,
+//! and an object gix does not find (a partial clone's missing blob) is asked of one
+//! `git cat-file --batch-command` process. The working tree's files are listed by
+//! `git ls-files -c -o --exclude-standard` (git's own ignore rules), on a thread of its own.
+//! Nothing is written: no checkout, no temporary file, no object, no lock
+//! (`GIT_OPTIONAL_LOCKS=0` keeps even `git status`-like index refreshes away from the fallback).
 
 use crate::engine::nodefs::{EntryType, Overlay, OverlayNode};
 
@@ -92,43 +97,92 @@ fn run(dir: &str, args: &[&str]) -> Result<String, GitError> {
 }
 
 impl Repo {
-    /// The repository holding `dir`.
+    /// The repository holding `dir`: found by gix as git finds it (`GIT_DIR`,
+    /// `GIT_CEILING_DIRECTORIES` and the like honoured), else by `git rev-parse`, which also
+    /// says why when there is none.
     pub fn open(dir: &str) -> Result<Repo, GitError> {
-        let top = run(dir, &["rev-parse", "--show-toplevel"]).map_err(|e| {
-            GitError(format!("{dir} is not inside a git work tree ({e}); run dsh-skills diff inside a repository"))
-        })?;
+        let found = gix::ThreadSafeRepository::discover_with_environment_overrides(dir).ok();
+        // A repository gix trusts less than fully (owned by another user) is git's to refuse or
+        // read, as `safe.directory` says.
+        let handle =
+            found.as_ref().map(|repo| repo.to_thread_local()).filter(|h| h.git_dir_trust() == gix::sec::Trust::Full);
+        let found = found.filter(|_| handle.is_some());
+        let top = match handle.as_ref().and_then(|repo| repo.workdir().map(std::path::Path::to_path_buf)) {
+            Some(top) => top.to_string_lossy().into_owned(),
+            None => run(dir, &["rev-parse", "--show-toplevel"]).map_err(|e| {
+                GitError(format!("{dir} is not inside a git work tree ({e}); run dsh-skills diff inside a repository"))
+            })?,
+        };
         let top = std::fs::canonicalize(&top)
             .map(|p| p.to_string_lossy().into_owned())
             .map_err(|e| GitError(format!("cannot resolve the work tree {top}: {e}")))?;
-        Ok(Repo { dir: dir.to_string(), top, objects: Arc::default() })
+        // gix reads the files backend's references only: a reftable repository's are git's.
+        let refs_by_git = handle.as_ref().is_none_or(|repo| {
+            repo.config_snapshot().string("extensions.refStorage").is_some_and(|v| !v.eq_ignore_ascii_case(b"files"))
+        });
+        let handles = Mutex::new(handle.into_iter().collect());
+        let objects = Arc::new(Objects { gix: found, handles, refs_by_git, ..Objects::default() });
+        Ok(Repo { dir: dir.to_string(), top, objects })
     }
 
-    /// A revision as a commit and its tree.
+    /// A revision as a commit: resolved by gix, else by `git rev-parse` (any revision git
+    /// takes, and git's answer where gix has none, an ambiguous short id among them).
     pub fn commit(&self, rev: &str) -> Result<State, GitError> {
-        Repo::commit_in(&self.dir, rev)
-    }
-
-    /// [`Repo::commit`] for the repository holding `dir`, before it is opened (the command
-    /// resolves its revisions while it finds the repository).
-    pub fn commit_in(dir: &str, rev: &str) -> Result<State, GitError> {
-        let resolve = |suffix: &str| {
-            run(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}{suffix}")])
+        let spec = format!("{rev}^{{commit}}");
+        let by_gix = self.objects.refs(|repo| repo.rev_parse_single(spec.as_str()).ok().map(|id| id.detach()));
+        let commit = match by_gix {
+            Some(id) => id.to_hex().to_string(),
+            None => run(&self.dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec]).map_err(|_| {
+                GitError(format!("{rev:?} names no commit in this repository (try a branch, a tag or a commit id)"))
+            })?,
         };
-        let commit = resolve("^{commit}").map_err(|_| {
-            GitError(format!("{rev:?} names no commit in this repository (try a branch, a tag or a commit id)"))
-        })?;
         Ok(State::Commit { label: rev.to_string(), commit })
     }
 
     /// The default branch: `origin/HEAD` when the clone knows it, else `main`, `master`,
     /// `origin/main` or `origin/master`, the first that exists.
     pub fn default_branch(&self) -> Result<String, GitError> {
-        if let Ok(head) = run(&self.dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]) {
-            return Ok(head);
-        }
-        for candidate in ["main", "master", "origin/main", "origin/master"] {
-            if run(&self.dir, &["rev-parse", "--verify", "--quiet", &format!("{candidate}^{{commit}}")]).is_ok() {
-                return Ok(candidate.to_string());
+        if self.objects.refs_by_git {
+            if let Ok(head) = run(&self.dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]) {
+                return Ok(head);
+            }
+            for candidate in ["main", "master", "origin/main", "origin/master"] {
+                if run(&self.dir, &["rev-parse", "--verify", "--quiet", &format!("{candidate}^{{commit}}")]).is_ok() {
+                    return Ok(candidate.to_string());
+                }
+            }
+        } else {
+            let found = self.objects.refs(|repo| {
+                // `origin/HEAD` names its branch, shortened as `git symbolic-ref --short` does
+                // (the short name must find that branch again, else git says it).
+                if let Ok(Some(head)) = repo.try_find_reference("refs/remotes/origin/HEAD")
+                    && let gix::refs::TargetRef::Symbolic(target) = head.target()
+                {
+                    let short = target.shorten().to_string();
+                    let again = repo.try_find_reference(short.as_str()).ok().flatten();
+                    if again.is_some_and(|r| r.name() == target) {
+                        return Some(Some(short));
+                    }
+                    return None;
+                }
+                let exists = |name: &str| repo.rev_parse_single(format!("{name}^{{commit}}").as_str()).is_ok();
+                Some(
+                    ["main", "master", "origin/main", "origin/master"]
+                        .into_iter()
+                        .find(|c| exists(c))
+                        .map(str::to_string),
+                )
+            });
+            match found {
+                Some(Some(branch)) => return Ok(branch),
+                Some(None) => {}
+                None => {
+                    if let Ok(head) =
+                        run(&self.dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"])
+                    {
+                        return Ok(head);
+                    }
+                }
             }
         }
         Err(GitError(
@@ -137,11 +191,25 @@ impl Repo {
         ))
     }
 
-    /// The merge base of `HEAD` and `branch`.
+    /// The merge base of `HEAD` and `branch`: gix's when there is exactly one, else git's
+    /// (which also says why there is none).
     pub fn merge_base(&self, branch: &str) -> Result<State, GitError> {
-        let base = run(&self.dir, &["merge-base", "HEAD", branch]).map_err(|e| {
-            GitError(format!("no merge base of HEAD and {branch} ({e}); name the base: dsh-skills diff BASE"))
-        })?;
+        let by_gix = self.objects.refs(|repo| {
+            let head = repo.head_id().ok()?.detach();
+            let other = repo.rev_parse_single(branch).ok()?.object().ok()?.peel_to_commit().ok()?.id;
+            let cache = repo.commit_graph_if_enabled().ok()?;
+            let mut graph = repo.revision_graph(cache.as_ref());
+            match repo.merge_bases_many_with_graph(head, &[other], &mut graph).ok()?.as_slice() {
+                [one] => Some(one.detach().to_hex().to_string()),
+                _ => None,
+            }
+        });
+        let base = match by_gix {
+            Some(base) => base,
+            None => run(&self.dir, &["merge-base", "HEAD", branch]).map_err(|e| {
+                GitError(format!("no merge base of HEAD and {branch} ({e}); name the base: dsh-skills diff BASE"))
+            })?,
+        };
         let mut state = self.commit(&base)?;
         if let State::Commit { label, .. } = &mut state {
             *label = format!("merge-base {branch}");
@@ -149,53 +217,107 @@ impl Repo {
         Ok(state)
     }
 
-    /// The listing of `state`, started now and read by [`Listing::wait`]: git lists the
-    /// state on another core while the caller goes on (each side of a diff starts both
-    /// listings before its first discovery).
+    /// The listing of `state`, started now on a thread of its own and read by
+    /// [`Listing::wait`] (each side of a diff starts both listings before its first discovery).
     pub fn list(&self, state: &State) -> Listing {
-        let (args, kind): (Vec<String>, ListKind) = match state {
-            State::Commit { commit, .. } => (
-                ["ls-tree", "-r", "-t", "-z", "--full-tree", commit.as_str()].map(str::to_string).to_vec(),
-                ListKind::Tree,
-            ),
-            State::Index => (["ls-files", "-s", "-z", "--full-name"].map(str::to_string).to_vec(), ListKind::Index),
+        let (top, objects, state) = (self.top.clone(), self.objects.clone(), state.clone());
+        let handle = std::thread::spawn(move || match &state {
+            State::Commit { commit, .. } => match objects.with_gix(|repo| tree_records(repo, commit)) {
+                Some(records) => Ok(Listed::Records(records)),
+                None => git_records(&top, &["ls-tree", "-r", "-t", "-z", "--full-tree", commit], ListKind::Tree),
+            },
+            State::Index => match objects.with_gix(index_records) {
+                Some(records) => Ok(Listed::Records(records)),
+                None => git_records(&top, &["ls-files", "-s", "-z", "--full-name"], ListKind::Index),
+            },
             State::WorkTree => {
-                (["ls-files", "-z", "-c", "-o", "--exclude-standard"].map(str::to_string).to_vec(), ListKind::Names)
+                let out = git_output(&top, &["ls-files", "-z", "-c", "-o", "--exclude-standard"])?;
+                Ok(Listed::Names(out.split(|b| *b == 0).filter(|r| !r.is_empty()).map(lossy).collect()))
             }
-        };
-        let mut cmd = git(&self.top);
-        cmd.args(&args);
-        let handle = std::thread::spawn(move || {
-            let out = cmd.output().map_err(|e| GitError(format!("cannot run git: {e}")))?;
-            if !out.status.success() {
-                return Err(GitError(format!(
-                    "git {} failed: {}",
-                    args[0],
-                    String::from_utf8_lossy(&out.stderr).trim()
-                )));
-            }
-            Ok(out.stdout)
         });
-        Listing { top: self.top.clone(), kind, handle, objects: self.objects.clone() }
+        Listing { top: self.top.clone(), handle, objects: self.objects.clone() }
     }
 }
 
-/// What a listing's output holds.
+/// A node of a listing: its path relative to the top, its mode and its object id (hex).
+type Record = (String, u32, String);
+
+/// A listing as read: the nodes of a commit's tree or of the index, or the working tree's
+/// file names.
+enum Listed {
+    Records(Vec<Record>),
+    Names(Vec<String>),
+}
+
+/// Every node of `commit`'s tree, folders included, as `git ls-tree -r -t` lists them (modes
+/// as git reads them, without a tree's noncanonical permission bits). `None` where gix cannot
+/// read it.
+fn tree_records(repo: &gix::Repository, commit: &str) -> Option<Vec<Record>> {
+    let id = gix::ObjectId::from_hex(commit.as_bytes()).ok()?;
+    let tree = repo.find_commit(id).ok()?.tree().ok()?;
+    let mut recorder = gix::traverse::tree::Recorder::default();
+    tree.traverse().breadthfirst(&mut recorder).ok()?;
+    Some(
+        recorder
+            .records
+            .into_iter()
+            .map(|e| (lossy(&e.filepath), u32::from(e.mode.normalized().value()), e.oid.to_hex().to_string()))
+            .collect(),
+    )
+}
+
+/// Every entry of the index, as `git ls-files -s` lists them (a conflict's stages in order).
+/// `None` where gix cannot read it, or for a sparse index (whose folder entries git expands).
+fn index_records(repo: &gix::Repository) -> Option<Vec<Record>> {
+    let index = repo.index_or_empty().ok()?;
+    if index.is_sparse() {
+        return None;
+    }
+    Some(index.entries().iter().map(|e| (lossy(e.path(&index)), e.mode.bits(), e.id.to_hex().to_string())).collect())
+}
+
+/// git's output of `args`, run at `top`.
+fn git_output(top: &str, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    let out = git(top).args(args).output().map_err(|e| GitError(format!("cannot run git: {e}")))?;
+    if !out.status.success() {
+        return Err(GitError(format!("git {} failed: {}", args[0], String::from_utf8_lossy(&out.stderr).trim())));
+    }
+    Ok(out.stdout)
+}
+
+/// A listing by git's plumbing, where gix had none: `ls-tree -r -t` (`<mode> <type>
+/// <id>\t<path>`, folders included) or `ls-files -s` (`<mode> <id> <stage>\t<path>`).
+fn git_records(top: &str, args: &[&str], kind: ListKind) -> Result<Listed, GitError> {
+    let out = git_output(top, args)?;
+    let mut records = Vec::new();
+    for record in out.split(|b| *b == 0).filter(|r| !r.is_empty()) {
+        let Some(tab) = record.iter().position(|b| *b == b'\t') else { continue };
+        let mut fields = record[..tab].split(|b| *b == b' ');
+        let (Some(mode), Some(second), Some(third)) = (fields.next(), fields.next(), fields.next()) else {
+            continue;
+        };
+        let oid = if kind == ListKind::Tree { third } else { second };
+        let Some(mode) = std::str::from_utf8(mode).ok().and_then(|m| u32::from_str_radix(m, 8).ok()) else {
+            continue;
+        };
+        records.push((lossy(&record[tab + 1..]), mode, lossy(oid)));
+    }
+    Ok(Listed::Records(records))
+}
+
+/// What git's listing output holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ListKind {
-    /// `ls-tree -r -t`: `<mode> <type> <id>\t<path>`, folders included.
+    /// `ls-tree -r -t`.
     Tree,
-    /// `ls-files -s`: `<mode> <id> <stage>\t<path>`, files only.
+    /// `ls-files -s`.
     Index,
-    /// `ls-files`: paths only (the working tree, read from disk).
-    Names,
 }
 
 /// A state's listing under way ([`Repo::list`]).
 pub struct Listing {
     top: String,
-    kind: ListKind,
-    handle: std::thread::JoinHandle<Result<Vec<u8>, GitError>>,
+    handle: std::thread::JoinHandle<Result<Listed, GitError>>,
     objects: Arc<Objects>,
 }
 
@@ -209,29 +331,17 @@ pub struct StateFiles {
 
 impl Listing {
     pub fn wait(self) -> Result<StateFiles, GitError> {
-        let out = self.handle.join().map_err(|_| GitError("git's listing failed".into()))??;
-        let records = out.split(|b| *b == 0).filter(|r| !r.is_empty());
-        if self.kind == ListKind::Names {
-            let files = records.map(lossy).collect();
-            return Ok(StateFiles { overlay: None, files });
-        }
-        let records: Vec<&[u8]> = records.collect();
+        let records = match self.handle.join().map_err(|_| GitError("git's listing failed".into()))?? {
+            Listed::Names(files) => return Ok(StateFiles { overlay: None, files }),
+            Listed::Records(records) => records,
+        };
         let mut index = Index {
             nodes: Map::with_capacity_and_hasher(records.len(), Default::default()),
             dirs: Map::with_capacity_and_hasher(records.len() / 2 + 1, Default::default()),
         };
         index.dirs.insert(String::new(), Vec::new());
-        for record in records {
-            let Some(tab) = record.iter().position(|b| *b == b'\t') else { continue };
-            let mut fields = record[..tab].split(|b| *b == b' ');
-            let (Some(mode), Some(second), Some(third)) = (fields.next(), fields.next(), fields.next()) else {
-                continue;
-            };
-            let oid = if self.kind == ListKind::Tree { third } else { second };
-            let Some(mode) = std::str::from_utf8(mode).ok().and_then(|m| u32::from_str_radix(m, 8).ok()) else {
-                continue;
-            };
-            index.insert(lossy(&record[tab + 1..]), mode, lossy(oid));
+        for (path, mode, oid) in records {
+            index.insert(path, mode, oid);
         }
         // Every file of the state: what is not a folder (a submodule counts, as git lists it).
         let files =
@@ -312,11 +422,18 @@ impl Index {
 /// An object as `cat-file` gives it: its type, its size and (for `contents`) its bytes.
 type Object = (String, u64, Vec<u8>);
 
-/// The repository's objects: one `git cat-file --batch-command --buffer`, started on the first
-/// read and shared by both sides of a diff, and the blobs it gave, by id: a file that is the
-/// same at both states (most are) is read from git once.
+/// The repository's objects, read by gix (a handle per thread at a time, each with its own
+/// pack cache), and, for what gix does not find, by one `git cat-file --batch-command
+/// --buffer` started on the first such read; both shared by the two sides of a diff. The blobs
+/// read are kept by id: a file that is the same at both states (most are) is read once.
 #[derive(Default)]
 struct Objects {
+    /// The repository as gix opened it (`None`: gix could not; git answers everything).
+    gix: Option<gix::ThreadSafeRepository>,
+    /// Handles on it not in use.
+    handles: Mutex<Vec<gix::Repository>>,
+    /// References are resolved by git (gix cannot read them: a reftable repository).
+    refs_by_git: bool,
     reader: Mutex<Option<CatFile>>,
     blobs: Mutex<Map<String, Arc<Vec<u8>>>>,
     /// Blob sizes known so far, by id.
@@ -330,6 +447,28 @@ impl std::fmt::Debug for Objects {
 }
 
 impl Objects {
+    /// `f` on a gix handle of the repository (`None` without one, or where `f` has no answer).
+    fn with_gix<R>(&self, f: impl FnOnce(&gix::Repository) -> Option<R>) -> Option<R> {
+        let repo = self.gix.as_ref()?;
+        let handle = self.handles.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let handle = handle.unwrap_or_else(|| repo.to_thread_local());
+        let answer = f(&handle);
+        self.handles.lock().unwrap_or_else(|e| e.into_inner()).push(handle);
+        answer
+    }
+
+    /// [`Objects::with_gix`] for what reads references: `None` where git resolves them.
+    fn refs<R>(&self, f: impl FnOnce(&gix::Repository) -> Option<R>) -> Option<R> {
+        if self.refs_by_git { None } else { self.with_gix(f) }
+    }
+
+    /// A blob's bytes as gix reads them (`None`: not found there, or not a blob).
+    fn gix_blob(&self, oid: &str) -> Option<Vec<u8>> {
+        let id = gix::ObjectId::from_hex(oid.as_bytes()).ok()?;
+        let object = self.with_gix(|repo| repo.try_find_object(id).ok().flatten().map(|o| o.detach()))?;
+        (object.kind == gix::object::Kind::Blob).then_some(object.data)
+    }
+
     /// [`CatFile::ask_many`] on the process, started in `dir` if it is not running yet.
     fn ask_many(
         reader: &mut Option<CatFile>,
@@ -377,6 +516,10 @@ impl Objects {
         if let Some(bytes) = cached(self) {
             return Ok(bytes);
         }
+        if let Some(bytes) = self.gix_blob(oid) {
+            let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
+            return Ok(blobs.entry(oid.to_string()).or_insert_with(|| Arc::new(bytes)).as_ref().clone());
+        }
         self.fetch(dir, &[oid])?;
         cached(self).ok_or_else(|| io::Error::other(format!("git object {oid} is missing")))
     }
@@ -385,6 +528,12 @@ impl Objects {
     fn size(&self, dir: &str, oid: &str) -> io::Result<u64> {
         if let Some(size) = self.sizes.lock().unwrap_or_else(|e| e.into_inner()).get(oid) {
             return Ok(*size);
+        }
+        let id = gix::ObjectId::from_hex(oid.as_bytes()).ok();
+        if let Some(header) = id.and_then(|id| self.with_gix(|repo| repo.try_find_header(id).ok().flatten())) {
+            let size = header.size();
+            self.sizes.lock().unwrap_or_else(|e| e.into_inner()).insert(oid.to_string(), size);
+            return Ok(size);
         }
         let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         match Self::ask_many(&mut reader, dir, "info", &[oid])?.into_iter().next().flatten() {
@@ -480,9 +629,13 @@ struct GitTree {
 
 impl GitTree {
     /// Discovery lists a root, then reads each entry's `SKILL.md` (or the flat `.md` file):
-    /// after a listing, those files are fetched in one pipelined request rather than one
-    /// round trip to git each.
+    /// where git's reader serves the objects, those files are fetched after a listing in one
+    /// pipelined request rather than one round trip to git each.
     fn prefetch(&self, rel: &str, entries: &[(String, u32)]) -> io::Result<()> {
+        if self.objects.gix.is_some() {
+            // Read in this process: no round trip to save.
+            return Ok(());
+        }
         let join = |name: &str| if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
         let mut files: Vec<&str> = Vec::new();
         for (name, mode) in entries {

@@ -120,25 +120,16 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     Ok(EXIT_OK)
 }
 
-/// The repository and the two states the arguments name. The revisions named are resolved
-/// while the repository is found (git processes at once, not one after the other); failures
-/// come in the same order: no repository, then the base, then the head.
+/// The repository and the two states the arguments name; failures in this order: no
+/// repository, then the base, then the head.
 fn states(start: &str, args: &DiffArgs) -> Result<(Repo, State, State), crate::analysis::git::GitError> {
-    let base_rev = args.base.as_deref().or(args.staged.then_some("HEAD"));
-    let (repo, base, head) = std::thread::scope(|scope| {
-        let base = base_rev.map(|rev| scope.spawn(move || Repo::commit_in(start, rev)));
-        let head = args.head.as_deref().map(|rev| scope.spawn(move || Repo::commit_in(start, rev)));
-        let repo = Repo::open(start);
-        let join = |h: std::thread::ScopedJoinHandle<'_, _>| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (repo, base.map(join), head.map(join))
-    });
-    let repo = repo?;
-    let base = match base {
-        Some(state) => state?,
+    let repo = Repo::open(start)?;
+    let base = match args.base.as_deref().or(args.staged.then_some("HEAD")) {
+        Some(rev) => repo.commit(rev)?,
         None => repo.merge_base(&repo.default_branch()?)?,
     };
-    let head = match (head, args.staged) {
-        (Some(state), _) => state?,
+    let head = match (args.head.as_deref(), args.staged) {
+        (Some(rev), _) => repo.commit(rev)?,
         (None, true) => State::Index,
         (None, false) => State::WorkTree,
     };

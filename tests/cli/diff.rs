@@ -377,3 +377,74 @@ fn codex_rules_are_left_out_of_the_comparison() {
         }
     }
 }
+
+/// `diff --format json` in `dir`, its folder's path written `<repo>` (to compare copies).
+fn diff_text(dir: &Path, home: &Path, args: &[&str]) -> String {
+    let mut all = vec!["diff"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let out = support::run(dir, home, &all);
+    assert_eq!(out.status.code(), Some(0), "{all:?} in {dir:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let real = std::fs::canonicalize(dir).unwrap();
+    support::stdout(&out).replace(real.to_str().unwrap(), "<repo>")
+}
+
+/// gix reads the repository; git's plumbing answers what gix cannot, with the same result: a
+/// reftable repository's references (gix reads the files backend only) and a partial clone's
+/// missing blobs (which git fetches from the promisor remote on demand).
+#[test]
+fn git_answers_where_gix_cannot_with_the_same_result() {
+    let r = repo();
+    let c = history(&r);
+    git(&r.dir, &["config", "uploadpack.allowFilter", "true"]);
+    write(&r.dir, ".agents/skills/wip/SKILL.md", &skill("wip", "Work in progress.", "w"));
+    git(&r.dir, &["add", "-A"]);
+    write(&r.dir, ".agents/skills/new/SKILL.md", &skill("new", "Not staged.", "n"));
+    let cases: Vec<Vec<&str>> =
+        vec![vec![&c[0], &c[4]], vec![&c[1], "HEAD~1"], vec![&c[2]], vec!["--staged"], vec![], vec!["main~3", "main"]];
+    let expected: Vec<String> = cases.iter().map(|a| diff_text(&r.dir, &r.home, a)).collect();
+    assert!(expected[0].contains("\"added\""), "{}", expected[0]);
+
+    // The same repository with its references in a reftable (git 2.46 and later).
+    let copy = r._tmp.path().join("reftable");
+    let cp = Command::new("cp").arg("-a").arg(&r.dir).arg(&copy).status().unwrap();
+    assert!(cp.success());
+    // (git does not migrate reflogs yet: the copy goes without them.)
+    std::fs::remove_dir_all(copy.join(".git/logs")).unwrap();
+    let migrate = Command::new("git").args(["refs", "migrate", "--ref-format=reftable"]).current_dir(&copy).output();
+    if migrate.is_ok_and(|o| o.status.success()) {
+        assert_eq!(git(&copy, &["rev-parse", "--show-ref-format"]), "reftable");
+        for (args, want) in cases.iter().zip(&expected) {
+            assert_eq!(&diff_text(&copy, &r.home, args), want, "reftable: diff {args:?}");
+        }
+    } else {
+        eprintln!("skipped the reftable case: this git cannot migrate references (git 2.46 or later can)");
+    }
+
+    // A partial clone without the blobs of the older commits.
+    let partial = r._tmp.path().join("partial");
+    let url = format!("file://{}", r.dir.display());
+    git(r._tmp.path(), &["clone", "-q", "--filter=blob:none", &url, partial.to_str().unwrap()]);
+    let missing = git(&partial, &["rev-list", "--objects", "--missing=print", &c[0]]);
+    assert!(missing.lines().any(|l| l.starts_with('?')), "the clone has every blob: {missing}");
+    for (args, want) in cases.iter().zip(&expected).take(2) {
+        assert_eq!(&diff_text(&partial, &r.home, args), want, "partial clone: diff {args:?}");
+    }
+}
+
+/// A repository owned by another user is git's to refuse (`safe.directory`), as before gix read
+/// repositories: the same refusal, not a diff made with a repository gix trusts less.
+#[test]
+fn a_repository_of_another_user_is_refused_as_git_refuses_it() {
+    let r = repo();
+    let c = history(&r);
+    let chown = Command::new("chown").args(["-R", "nobody"]).arg(&r.dir).status();
+    if !chown.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: cannot give the repository to another user (not root)");
+        return;
+    }
+    let out = support::run(&r.dir, &r.home, &["diff", &c[0], &c[4]]);
+    assert_eq!(out.status.code(), Some(2), "{}", support::stdout(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("dubious ownership") && err.contains("safe.directory"), "{err}");
+}
