@@ -159,27 +159,31 @@ pub struct Side {
     pub size: Size,
 }
 
-impl Side {
-    /// The side of `snap`. `reached` is every skill file a root entry reaches, as real paths
-    /// ([`reached_files`], made while the state's files are in force); `skill_files` the
-    /// repository's `SKILL.md` files as real paths.
-    pub fn of(
-        label: String,
-        snap: &Snapshot,
-        reached: &BTreeSet<String>,
-        skill_files: &[(String, String)],
-        lint: Vec<LintItem>,
-        reuse: Option<(&Snapshot, &Side)>,
-    ) -> Side {
+/// A side's catalog: its text (or why there is none), its entries and its size. It is made
+/// before the rest of the side ([`CatalogSide::of`]), so that the head's side can take the
+/// base's entries while the base's side is still being made.
+#[derive(Debug, Default)]
+pub struct CatalogSide {
+    pub catalog: Option<String>,
+    pub why_none: Option<String>,
+    pub entries: Vec<Entry>,
+    pub max: usize,
+    pub size: Size,
+}
+
+impl CatalogSide {
+    /// The catalog of `snap`, taking the entries of `reuse` (another state's snapshot and its
+    /// catalog's entries) where they are the same.
+    pub fn of(snap: &Snapshot, reuse: Option<(&Snapshot, &[Entry])>) -> CatalogSide {
         // The entries of `reuse`'s catalog, by name, with their winner's description as written:
         // an entry is a function of the name, that description and the limit.
         let mut known: std::collections::HashMap<&str, (&js::JsStr, &Entry), foldhash::fast::RandomState> =
             Default::default();
-        if let Some((other, side)) = reuse
+        if let Some((other, entries)) = reuse
             && other.description_max_length == snap.description_max_length
         {
             let invocable = other.winners().filter(|c| c.skill.invocation.model_invocable);
-            for (c, e) in invocable.zip(&side.entries) {
+            for (c, e) in invocable.zip(entries) {
                 known.entry(c.skill.name.as_str()).or_insert((&c.skill.description, e));
             }
         }
@@ -195,7 +199,6 @@ impl Side {
             })
         };
         let (cat, lines) = snap.catalog_with_lines_reusing(Variant::Initial, &reused);
-        let max = snap.description_max_length;
         let cat_entries = cat.entries.as_deref().unwrap_or(&[]);
         // The first winner of each name, as `Snapshot::winner` finds it.
         let mut winners: std::collections::HashMap<&str, &crate::engine::discover::Candidate> =
@@ -218,6 +221,31 @@ impl Side {
                     .then(|| winners.get(e.name.as_str()).map(|c| c.skill.description.as_ref().to_string())),
             })
             .collect();
+        let why_none = cat.why_none.map(|w| {
+            match w {
+                NoCatalog::Incomplete => "a skill provider failed: the harness publishes no catalog",
+                NoCatalog::NoModelInvocableSkill => "no model-invocable skill: the harness publishes no catalog",
+                NoCatalog::NoSkillTool => "the skill tool is not mounted: no catalog",
+            }
+            .to_string()
+        });
+        let size = Size::of(cat.text.as_deref().unwrap_or(""));
+        CatalogSide { catalog: cat.text, why_none, entries, max: snap.description_max_length, size }
+    }
+}
+
+impl Side {
+    /// The side of `snap` with its catalog. `reached` is every skill file a root entry reaches,
+    /// as real paths ([`reached_files`], made while the state's files are in force);
+    /// `skill_files` the repository's `SKILL.md` files as real paths.
+    pub fn of(
+        label: String,
+        snap: &Snapshot,
+        reached: &BTreeSet<String>,
+        skill_files: &[(String, String)],
+        lint: Vec<LintItem>,
+        catalog: CatalogSide,
+    ) -> Side {
         let skills = snap
             .winners()
             .map(|c| {
@@ -251,18 +279,10 @@ impl Side {
         }
         let unscanned =
             skill_files.iter().filter(|(_, real)| !reached.contains(real)).map(|(rel, _)| rel.clone()).collect();
-        let why_none = cat.why_none.map(|w| {
-            match w {
-                NoCatalog::Incomplete => "a skill provider failed: the harness publishes no catalog",
-                NoCatalog::NoModelInvocableSkill => "no model-invocable skill: the harness publishes no catalog",
-                NoCatalog::NoSkillTool => "the skill tool is not mounted: no catalog",
-            }
-            .to_string()
-        });
-        let size = Size::of(cat.text.as_deref().unwrap_or(""));
+        let CatalogSide { catalog, why_none, entries, max, size } = catalog;
         Side {
             label,
-            catalog: cat.text,
+            catalog,
             why_none,
             entries,
             max,
@@ -274,6 +294,13 @@ impl Side {
             lint,
             size,
         }
+    }
+
+    /// `catalog` as this side's, in place of the one it was made with (the base's catalog is
+    /// lent to the head's side while the rest of the base's side is made).
+    pub fn set_catalog(&mut self, catalog: CatalogSide) {
+        let CatalogSide { catalog, why_none, entries, max, size } = catalog;
+        (self.catalog, self.why_none, self.entries, self.max, self.size) = (catalog, why_none, entries, max, size);
     }
 }
 

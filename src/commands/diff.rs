@@ -8,7 +8,7 @@
 //! findings are made from each side's discovery, reading that side's files.
 
 use super::io::{EXIT_OK, Io, write_json};
-use crate::analysis::diff::{Diff, LintItem, RealPaths, Side};
+use crate::analysis::diff::{CatalogSide, Diff, LintItem, RealPaths, Side};
 use crate::analysis::git::{Listing, Repo, State, StateFiles};
 use crate::cli::{DiffArgs, Format, GlobalArgs};
 use crate::engine::discover::Environment;
@@ -18,7 +18,7 @@ use crate::error::UsageError;
 use crate::lint::check::FileResult;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Exit status when a `--fail-on` kind of change is found.
 pub const EXIT_FAIL_ON: u8 = 1;
@@ -83,16 +83,38 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     // The base's failure first, as if the sides were made one after the other.
     let base_found = base_found.map_err(|e| UsageError(e.0))?;
     let head_found = head_found.map_err(|e| UsageError(e.0))?;
-    // Then each side's findings (the base also makes its side meanwhile); the head's side
-    // takes the base's catalog entries of the skills that did not change.
     let (base_label, head_label) = (base.label(), head.label());
-    let ((base_lint, mut base_side), head_lint) = std::thread::scope(|scope| {
-        let head_lint = scope.spawn(|| head_found.in_force(|| findings(&head_found, &files, &opts)));
-        let base_lint = base_found.in_force(|| findings(&base_found, &files, &opts));
-        let base_side = base_found.in_force(|| base_found.side(base_label, None));
-        ((base_lint, base_side), join(head_lint))
+    // Then each side's findings and side, on its own thread: the base makes its catalog first
+    // and lends it to the head, which takes the base's entries of the skills that did not change
+    // while the base makes the rest of its side.
+    let base_catalog: OnceLock<CatalogSide> = OnceLock::new();
+    let (catalog_made, wait_for_catalog) = std::sync::mpsc::channel::<()>();
+    let ((base_lint, mut base_side), (head_lint, mut head_side)) = std::thread::scope(|scope| {
+        let (head_found, base_found, files, opts, base_catalog) =
+            (&head_found, &base_found, &files, &opts, &base_catalog);
+        let head = scope.spawn(move || {
+            head_found.in_force(|| {
+                let lint = findings(head_found, files, opts);
+                let places = head_found.places();
+                // (An error here: the base's thread failed, and the head goes without its entries.)
+                let _ = wait_for_catalog.recv();
+                let reuse = base_catalog.get().map(|c| (&base_found.snap, c.entries.as_slice()));
+                let catalog = CatalogSide::of(&head_found.snap, reuse);
+                (lint, head_found.side(head_label, places, catalog))
+            })
+        });
+        let base = base_found.in_force(|| {
+            let lint = findings(base_found, files, opts);
+            let _ = base_catalog.set(CatalogSide::of(&base_found.snap, None));
+            let _ = catalog_made.send(());
+            let places = base_found.places();
+            (lint, base_found.side(base_label, places, CatalogSide::default()))
+        });
+        (base, join(head))
     });
-    let mut head_side = head_found.in_force(|| head_found.side(head_label, Some((&base_found.snap, &base_side))));
+    if let Some(catalog) = base_catalog.into_inner() {
+        base_side.set_catalog(catalog);
+    }
     let (base_items, head_items) = base_found.in_force(|| same_files_findings(base_lint, head_lint, &files, &opts));
     base_side.lint = base_items;
     head_side.lint = head_items;
@@ -144,6 +166,12 @@ fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
+/// [`Found::places`].
+struct Places {
+    reached: BTreeSet<String>,
+    skill_files: Vec<(String, String)>,
+}
+
 /// One state as discovered: the overlay its files are read through (`None`: the disk), the
 /// discovery, and the repository's skill files (relative to its top, and as paths).
 struct Found {
@@ -178,13 +206,13 @@ impl Found {
         nodefs::with_overlay(self.overlay.clone(), f)
     }
 
-    /// The side compared (its lint findings are set afterwards), taking the catalog entries of
-    /// `reuse` where they are the same. Call it with the state's files in force.
-    fn side(&self, label: String, reuse: Option<(&Snapshot, &Side)>) -> Side {
-        // A skill file reached through a link inside the repository counts at its real place.
+    /// Where this state's skill files are, for its side: every skill file a root entry reaches
+    /// and the repository's skill files, as real paths (a skill file reached through a link
+    /// inside the repository counts at its real place). Call it with the state's files in force.
+    fn places(&self) -> Places {
         let mut real = RealPaths::default();
         let reached = crate::analysis::diff::reached_files(&self.snap, &mut real);
-        let skill_files: Vec<(String, String)> = self
+        let skill_files = self
             .skill_files
             .iter()
             .map(|(rel, abs)| {
@@ -192,7 +220,12 @@ impl Found {
                 (rel.clone(), real)
             })
             .collect();
-        Side::of(label, &self.snap, &reached, &skill_files, Vec::new(), reuse)
+        Places { reached, skill_files }
+    }
+
+    /// The side compared, with its catalog (its lint findings are set afterwards).
+    fn side(&self, label: String, places: Places, catalog: CatalogSide) -> Side {
+        Side::of(label, &self.snap, &places.reached, &places.skill_files, Vec::new(), catalog)
     }
 }
 
