@@ -159,7 +159,7 @@ pub mod posix {
         !b.is_empty()
             && b[0] != b'/'
             && b[b.len() - 1] != b'/'
-            && memchr::memmem::find(b, b"//").is_none()
+            && memchr::memchr_iter(b'/', b).all(|i| b.get(i + 1) != Some(&b'/'))
             && memchr::memchr_iter(b'.', b).all(|i| {
                 let starts = i == 0 || b[i - 1] == b'/';
                 !(starts && (segment_end(i + 1) || b.get(i + 1) == Some(&b'.') && segment_end(i + 2)))
