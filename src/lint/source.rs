@@ -176,8 +176,11 @@ impl SourceText {
                 islands.push(r);
             }
         }
-        let kept = head + islands.iter().map(|r| r.len()).sum::<usize>();
-        // Not worth the index: the prefix it stands for is about as small.
+        // What the sparse text takes: each island's lines, its record and its allocation.
+        let island_cost = std::mem::size_of::<Island>() + 32;
+        let kept = head + islands.iter().map(|r| r.len() + island_cost).sum::<usize>();
+        // Not worth it: the prefix it stands for is about as small (many findings on short
+        // lines close together).
         if islands.is_empty() || kept + 1024 > cut {
             return self.shorten_to(cut);
         }
