@@ -176,6 +176,21 @@ const PROJECT_SECTIONS: [&str; 8] = [
     "repository structure",
 ];
 
+/// A search for any of `patterns` at once (as `patterns.iter().any(|p| text.contains(p))`).
+fn any_of(patterns: &[&str]) -> aho_corasick::AhoCorasick {
+    aho_corasick::AhoCorasick::new(patterns).expect("fixed patterns")
+}
+
+static ILLUSTRATIVE_SET: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| any_of(&ILLUSTRATIVE));
+static ELSEWHERE_SET: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| any_of(&ELSEWHERE));
+static PROJECT_SECTIONS_SET: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| any_of(&PROJECT_SECTIONS));
+
+/// The bundle folders of [`RESOURCE_DIRS`], each searched for with a finder built once.
+static RESOURCE_DIR_FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+    std::sync::LazyLock::new(|| RESOURCE_DIRS.iter().map(|d| memchr::memmem::Finder::new(d.as_bytes())).collect());
+
 /// Lines longer than this are not scanned for references.
 const MAX_LINE: usize = 64 * 1024;
 
@@ -210,9 +225,7 @@ pub fn scan(body: &str) -> Scan {
 /// parse for its references.
 fn may_reference(body: &str) -> bool {
     let b = body.as_bytes();
-    if memchr::memchr(b'/', b).is_some()
-        && RESOURCE_DIRS.iter().any(|d| memchr::memmem::find(b, d.as_bytes()).is_some())
-    {
+    if memchr::memchr(b'/', b).is_some() && RESOURCE_DIR_FINDERS.iter().any(|f| f.find(b).is_some()) {
         return true;
     }
     if memchr::memchr_iter(b']', b).any(|i| matches!(b.get(i + 1), Some(b'(' | b':'))) {
@@ -311,13 +324,15 @@ fn scan_with(body: &str, prefilter: bool) -> Scan {
         if text.len() > MAX_LINE || template_line(text) {
             continue;
         }
-        let lower = text.to_lowercase();
-        let elsewhere = project_section || ELSEWHERE.iter().any(|p| lower.contains(p));
+        // Only references that are not links ask (a line of links is not lowercased).
+        let mut elsewhere = None;
         for f in line.iter().take(MAX_PER_LINE) {
             let mut r = f.r.clone();
             let before = &text[..(r.start - line_start).min(text.len())];
             let after = &text[(r.end - line_start).min(text.len())..];
             if r.evidence != Evidence::Link {
+                let elsewhere =
+                    *elsewhere.get_or_insert_with(|| project_section || ELSEWHERE_SET.is_match(&text.to_lowercase()));
                 if elsewhere || illustrative(before) {
                     continue;
                 }
@@ -365,7 +380,7 @@ fn template_line(line: &str) -> bool {
 
 fn is_project_heading(line: &str) -> bool {
     let lower = line.to_lowercase();
-    PROJECT_SECTIONS.iter().any(|p| lower.contains(p))
+    PROJECT_SECTIONS_SET.is_match(&lower)
 }
 
 /// Whether `line` names one of the bundle's folders (`scripts/`, …): every bundled path does
@@ -415,8 +430,7 @@ fn other_skill(before: &str, after: &str) -> bool {
 }
 
 fn illustrative(before: &str) -> bool {
-    let lower = before.to_lowercase();
-    ILLUSTRATIVE.iter().any(|m| lower.contains(m))
+    ILLUSTRATIVE_SET.is_match(&before.to_lowercase())
 }
 
 /// An instruction verb in the same sentence, before the path.

@@ -148,6 +148,10 @@ pub mod posix {
         normalize(&joined)
     }
 
+    /// `//`, searched for with a finder built once (not once per join).
+    static DOUBLE_SLASH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"//"));
+
     /// Whether [`normalize`] leaves `path` as it is: no empty, `.` or `..` segment, apart from
     /// the empty ones a leading or a trailing `/` makes.
     fn is_normal(path: &str) -> bool {
@@ -159,7 +163,7 @@ pub mod posix {
         !b.is_empty()
             && b[0] != b'/'
             && b[b.len() - 1] != b'/'
-            && memchr::memmem::find(b, b"//").is_none()
+            && DOUBLE_SLASH.find(b).is_none()
             && memchr::memchr_iter(b'.', b).all(|i| {
                 let starts = i == 0 || b[i - 1] == b'/';
                 !(starts && (segment_end(i + 1) || b.get(i + 1) == Some(&b'.') && segment_end(i + 2)))

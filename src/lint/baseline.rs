@@ -142,13 +142,13 @@ pub fn fingerprint(f: &Finding, src: Option<&SourceText>, base_dir: &str) -> Str
         (Some(src), Some(span)) if !span.is_empty() && !POSITIONAL.contains(&f.rule) => {
             let span = src.clamp(span);
             let first = src.line_of(span.start);
-            let last = src.line_of(span.end.max(span.start + 1).min(src.text.len().max(1)) - 1).max(first);
+            let last = src.line_of(span.end.max(span.start + 1).min(src.len().max(1)) - 1).max(first);
             for line in first..=last {
-                h.update(src.text[src.line_range(line)].trim().as_bytes());
+                h.update(src.slice(src.line_range(line)).unwrap_or_default().trim().as_bytes());
                 h.update([b'\n']);
             }
             h.update([0]);
-            h.update(src.text[span].as_bytes());
+            h.update(src.slice(span).unwrap_or_default().as_bytes());
         }
         _ => {
             let message = if base_dir.is_empty() { f.message.clone() } else { f.message.replace(base_dir, ".") };

@@ -200,8 +200,21 @@ pub struct Neighbours {
     dirs: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<Option<DirNames>>>>>,
 }
 
-/// Top-level name in a skill folder → the folders (sorted) that hold it.
-type NameIndex = std::collections::HashMap<String, Vec<String>>;
+/// Top-level name in a skill folder → the folders that hold it (sorted by name): each folder
+/// named once, in `folders`, and pointed at by its place there (an index of 10,000 folders
+/// holds 40,000 such pointers).
+#[derive(Debug, Default)]
+struct NameIndex {
+    folders: Vec<String>,
+    by_name: std::collections::HashMap<String, Vec<u32>>,
+}
+
+impl NameIndex {
+    /// The folders that hold `name` at their top level, sorted.
+    fn holding<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a String> + 'a {
+        self.by_name.get(name).into_iter().flatten().map(|&i| &self.folders[i as usize])
+    }
+}
 
 /// A directory's names, each as a hash of its ASCII-lowercased spelling (8 bytes a name, kept
 /// for the whole run): enough to tell that a name is *not* there, on a case-sensitive file
@@ -258,20 +271,23 @@ fn once<T>(
 impl Neighbours {
     fn index(&self, parent: &str) -> std::sync::Arc<std::sync::OnceLock<NameIndex>> {
         once(&self.roots, parent, || {
-            let mut index = NameIndex::new();
+            let mut index = NameIndex::default();
             if let Ok(entries) = std::fs::read_dir(parent) {
                 let folders =
                     entries.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string));
                 for folder in folders.filter(|n| !n.starts_with('.')) {
                     let Ok(inside) = std::fs::read_dir(platform::join(parent, &folder)) else { continue };
+                    let at = index.folders.len() as u32;
                     for name in
                         inside.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string))
                     {
-                        index.entry(name).or_default().push(folder.clone());
+                        index.by_name.entry(name).or_default().push(at);
                     }
+                    index.folders.push(folder);
                 }
             }
-            index.values_mut().for_each(|v| v.sort());
+            let NameIndex { folders, by_name } = &mut index;
+            by_name.values_mut().for_each(|v| v.sort_by(|&a, &b| folders[a as usize].cmp(&folders[b as usize])));
             index
         })
     }
@@ -336,7 +352,7 @@ fn in_sibling(subject: &Subject, target: &str, neighbours: &Neighbours) -> Optio
     let parent = platform::dirname(dir);
     let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").filter(|f| *f != "..")?;
     let index = neighbours.index(&parent);
-    let n = index.get()?.get(first)?.iter().filter(|n| *n != entry).find(|n| {
+    let n = index.get()?.holding(first).filter(|n| *n != entry).find(|n| {
         let folder = platform::join(&parent, n);
         let path = platform::join(&folder, target);
         neighbours.may_exist(&folder, first, &path) && std::fs::metadata(&path).is_ok()

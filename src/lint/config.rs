@@ -279,7 +279,7 @@ impl Suppressions {
         let mut s = Suppressions::default();
         let mut bad = Vec::new();
         let region = src.clamp(&region);
-        if !src.text[region.clone()].contains(MARKER) {
+        if !src.slice(region.clone()).is_some_and(|t| t.contains(MARKER)) {
             return (s, bad);
         }
         let mut unknown: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
@@ -287,7 +287,7 @@ impl Suppressions {
         let last = src.line_of(region.end.saturating_sub(1).max(region.start));
         for line in first..=last {
             let range = src.line_range(line);
-            let text = &src.text[range.clone()];
+            let Some(text) = src.slice(range.clone()) else { continue };
             let Some(hash) = text.find('#') else { continue };
             let comment = text[hash + 1..].trim();
             let Some(rest) = comment.strip_prefix(MARKER) else { continue };

@@ -73,18 +73,23 @@ pub fn keep_what_lint_needs(
         result.text_partial = true;
         return;
     }
-    // Positions and snippets need the text up to the end of the last line a finding points
-    // into; the rest goes.
-    let last = result
+    // Positions and snippets need the lines the findings point into (from the first line of a
+    // finding's spans in this file to the line its last span ends on), and suppressions the
+    // frontmatter; the rest goes.
+    let spans: Vec<std::ops::Range<usize>> = result
         .findings
         .iter()
-        .flat_map(|f| {
-            f.span.iter().chain(f.related.iter().filter(|r| r.path == f.path).filter_map(|r| r.span.as_ref()))
+        .filter_map(|f| {
+            let mut own =
+                f.span.iter().chain(f.related.iter().filter(|r| r.path == f.path).filter_map(|r| r.span.as_ref()));
+            let first = own.next()?.clone();
+            Some(own.fold(first, |a, s| a.start.min(s.start)..a.end.max(s.end)))
         })
-        .map(|s| s.end.max(s.start + 1) - 1)
-        .max();
+        .collect();
+    let last = spans.iter().map(|s| s.end.max(s.start + 1) - 1).max();
     let cut = last.map_or(0, |at| src.end_of_line_at(at));
-    result.text_partial |= src.shorten_to(cut);
+    let head = result.frontmatter.as_ref().map_or(0, |fm| fm.end);
+    result.text_partial |= src.keep_lines(head, cut, &spans);
 }
 
 /// What [`TreeCheck::within`] checks with.

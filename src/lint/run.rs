@@ -243,7 +243,7 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
             src if r.text_partial && needs_text => {
                 // As far as the findings pointing into it, this file's own findings, its name
                 // and its frontmatter (suppressions) reach.
-                reach.add_end(src.as_ref().map(|t| t.text.len()));
+                reach.add_end(src.as_ref().map(|t| t.len()));
                 check::reread(&s.path)
                     .map(|mut full| {
                         if let Reach::Upto(end) = reach {

@@ -164,7 +164,7 @@ fn group_tail(report: &Report, first: usize, count: &RuleCount, opts: Options) -
         if let (Some(src), Some(span)) = (report.files.get(&f.path), &f.span) {
             let start = src.clamp(span).start;
             let line = src.line_of(start);
-            let column = src.text[src.line_range(line).start..start].chars().count() + 1;
+            let column = src.slice(src.line_range(line).start..start).map_or(0, |t| t.chars().count()) + 1;
             place.push_str(&format!(":{line}:{column}"));
         }
         let line = format!("  {}: {}", term::escape(&place), term::escape(&f.message));
@@ -306,14 +306,14 @@ fn finding(report: &Report, f: &Finding, renderer: &Renderer, width: usize, tail
             // the memory the snippet takes is bounded, not a multiple of the line.
             if window.len() > MAX_EXCERPT {
                 let mut end = window.start + MAX_EXCERPT;
-                while !src.text.is_char_boundary(end) {
+                while !src.is_char_boundary(end) {
                     end -= 1;
                 }
                 window.end = end;
             }
             if span.start > window.end {
                 let line = src.line_of(span.start);
-                let column = src.text[src.line_range(line).start..span.start].chars().count() + 1;
+                let column = src.slice(src.line_range(line).start..span.start).map_or(0, |t| t.chars().count()) + 1;
                 let origin = Origin::path(display.clone()).line(line).char_column(column);
                 let mut group =
                     title.element(origin).element(Level::NOTE.message(format!("line {line} is too long to show")));
@@ -322,7 +322,7 @@ fn finding(report: &Report, f: &Finding, renderer: &Renderer, width: usize, tail
                 }
                 return renderer.render(&[group]);
             }
-            let excerpt = &src.text[window.clone()];
+            let excerpt = src.slice(window.clone()).unwrap_or_default();
             let safe = SafeText::new(excerpt);
             let mut snippet = Snippet::source(safe.text.clone()).line_start(first).path(display.clone()).fold(true);
             for (s, primary, label) in spans {

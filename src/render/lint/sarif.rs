@@ -185,7 +185,7 @@ fn snippet(report: &Report, f: &crate::lint::Finding, first: usize, last: usize)
     let last = last.min(first + 19);
     let start = src.line_range(first).start;
     let end = src.line_range(last).end;
-    let text = src.text.get(start..end)?;
+    let text = src.slice(start..end)?;
     Some(Message { text: text.trim_end_matches(['\n', '\r']).to_string() })
 }
 
