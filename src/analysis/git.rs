@@ -142,45 +142,31 @@ impl Repo {
     /// The default branch: `origin/HEAD` when the clone knows it, else `main`, `master`,
     /// `origin/main` or `origin/master`, the first that exists.
     pub fn default_branch(&self) -> Result<String, GitError> {
-        if self.objects.refs_by_git {
-            if let Ok(head) = run(&self.dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]) {
-                return Ok(head);
+        // gix answers unless git resolves the references, or the short name is git's to say.
+        let by_gix = self.objects.refs(|repo| {
+            // `origin/HEAD` names its branch, shortened as `git symbolic-ref --short` does
+            // (the short name must find that branch again, else git says it).
+            if let Ok(Some(head)) = repo.try_find_reference("refs/remotes/origin/HEAD")
+                && let gix::refs::TargetRef::Symbolic(target) = head.target()
+            {
+                let short = target.shorten().to_string();
+                let again = repo.try_find_reference(short.as_str()).ok().flatten();
+                return again.is_some_and(|r| r.name() == target).then_some(Some(short));
             }
-            for candidate in ["main", "master", "origin/main", "origin/master"] {
-                if run(&self.dir, &["rev-parse", "--verify", "--quiet", &format!("{candidate}^{{commit}}")]).is_ok() {
-                    return Ok(candidate.to_string());
+            let exists = |name: &str| repo.rev_parse_single(format!("{name}^{{commit}}").as_str()).is_ok();
+            Some(["main", "master", "origin/main", "origin/master"].into_iter().find(|c| exists(c)).map(str::to_string))
+        });
+        match by_gix {
+            Some(Some(branch)) => return Ok(branch),
+            Some(None) => {}
+            None => {
+                if let Ok(head) = run(&self.dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]) {
+                    return Ok(head);
                 }
-            }
-        } else {
-            let found = self.objects.refs(|repo| {
-                // `origin/HEAD` names its branch, shortened as `git symbolic-ref --short` does
-                // (the short name must find that branch again, else git says it).
-                if let Ok(Some(head)) = repo.try_find_reference("refs/remotes/origin/HEAD")
-                    && let gix::refs::TargetRef::Symbolic(target) = head.target()
-                {
-                    let short = target.shorten().to_string();
-                    let again = repo.try_find_reference(short.as_str()).ok().flatten();
-                    if again.is_some_and(|r| r.name() == target) {
-                        return Some(Some(short));
-                    }
-                    return None;
-                }
-                let exists = |name: &str| repo.rev_parse_single(format!("{name}^{{commit}}").as_str()).is_ok();
-                Some(
-                    ["main", "master", "origin/main", "origin/master"]
-                        .into_iter()
-                        .find(|c| exists(c))
-                        .map(str::to_string),
-                )
-            });
-            match found {
-                Some(Some(branch)) => return Ok(branch),
-                Some(None) => {}
-                None => {
-                    if let Ok(head) =
-                        run(&self.dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"])
+                for candidate in ["main", "master", "origin/main", "origin/master"] {
+                    if run(&self.dir, &["rev-parse", "--verify", "--quiet", &format!("{candidate}^{{commit}}")]).is_ok()
                     {
-                        return Ok(head);
+                        return Ok(candidate.to_string());
                     }
                 }
             }
