@@ -46,6 +46,7 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     if matches!(g.format, Format::Sarif) {
         return Err(UsageError("`diff` prints human, json, markdown or github output".into()).into());
     }
+    crate::engine::platform::grow_heaps_in_large_steps();
     let start = settings
         .cwd
         .as_deref()
@@ -135,6 +136,7 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
         _ => io.out.write_all(crate::render::diff::human(&diff, base_dir, &io.term).as_bytes())?,
     }
     let failing = diff.failing(&args.fail_on);
+    super::io::leave_to_exit((diff, base_side, head_side, base_found, head_found, files, repo));
     if !failing.is_empty() {
         writeln!(io.err, "dsh-skills diff: failing on {}", failing.join(", "))?;
         return Ok(EXIT_FAIL_ON);
