@@ -347,9 +347,9 @@ impl RealPaths {
 /// piece once: a catalog is counted as the sum of its [`token_pieces`], and the pieces the two
 /// sides share (every line of an entry that did not change, the fixed text around them) are
 /// counted for both at once. Only the pieces that differ are counted for the second side.
-/// The pieces are counted on two cores.
-pub fn count_tokens(base: &mut Side, head: &mut Side) {
-    let texts = [base.catalog.as_deref().unwrap_or(""), head.catalog.as_deref().unwrap_or("")];
+/// The pieces are counted on two cores. [`Diff::set_tokens`] takes the two totals.
+pub fn count_tokens(base_catalog: Option<&str>, head_catalog: Option<&str>) -> [usize; 2] {
+    let texts = [base_catalog.unwrap_or(""), head_catalog.unwrap_or("")];
     let mut index: std::collections::HashMap<&str, usize, foldhash::fast::RandomState> = Default::default();
     let mut distinct: Vec<&str> = Vec::new();
     for piece in texts.iter().flat_map(|t| token_pieces(t)) {
@@ -368,8 +368,7 @@ pub fn count_tokens(base: &mut Side, head: &mut Side) {
         counts
     });
     let total = |text: &str| token_pieces(text).map(|p| counts[index[p]]).sum::<usize>();
-    base.size.tokens = Some(total(texts[0]));
-    head.size.tokens = Some(total(texts[1]));
+    [total(texts[0]), total(texts[1])]
 }
 
 /// `text` cut after each line break that is followed by a character other than white space:
@@ -689,6 +688,14 @@ impl Diff {
             head_entries: head.entries.len(),
             head_paths: head.skills.iter().filter_map(|(n, s)| Some((n.clone(), s.path.clone()?))).collect(),
         }
+    }
+
+    /// The exact token counts of the two catalogs ([`count_tokens`]), counted beside
+    /// [`Diff::between`].
+    pub fn set_tokens(&mut self, [base, head]: [usize; 2]) {
+        self.size.base.tokens = Some(base);
+        self.size.head.tokens = Some(head);
+        self.size.delta_tokens = Some(head as i64 - base as i64);
     }
 
     pub fn base_entries(&self) -> usize {

@@ -116,13 +116,22 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
     if let Some(catalog) = base_catalog.into_inner() {
         base_side.set_catalog(catalog);
     }
-    let (base_items, head_items) = base_found.in_force(|| same_files_findings(base_lint, head_lint, &files, &opts));
-    base_side.lint = base_items;
-    head_side.lint = head_items;
-    if count_tokens {
-        crate::analysis::diff::count_tokens(&mut base_side, &mut head_side);
+    // The catalogs' tokens are counted (on two more threads) while the lint findings are
+    // compared and the sides diffed.
+    let (mut diff, tokens) = std::thread::scope(|scope| {
+        let (base_catalog, head_catalog) = (&base_side.catalog, &head_side.catalog);
+        let tokens = count_tokens.then(|| {
+            scope.spawn(move || crate::analysis::diff::count_tokens(base_catalog.as_deref(), head_catalog.as_deref()))
+        });
+        let (base_items, head_items) = base_found.in_force(|| same_files_findings(base_lint, head_lint, &files, &opts));
+        base_side.lint = base_items;
+        head_side.lint = head_items;
+        let diff = Diff::between(&base_side, &head_side, settings.description_max_length);
+        (diff, tokens.map(join))
+    });
+    if let Some(tokens) = tokens {
+        diff.set_tokens(tokens);
     }
-    let diff = Diff::between(&base_side, &head_side, settings.description_max_length);
     let base_dir = env.process_cwd.as_str();
     match g.format {
         Format::Json => write_json(io, &crate::render::diff::document(&diff))?,
