@@ -198,6 +198,35 @@ pub struct Neighbours {
     roots: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<NameIndex>>>>,
     /// Directory inside a neighbouring skill folder → its names ([`DirNames`]).
     dirs: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<Option<DirNames>>>>>,
+    /// Root and a name in its skill folders (`<root>\0<name>`) → what the directories of that
+    /// name hold ([`Below`]).
+    below: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<Below>>>>,
+}
+
+/// For one root and one top-level name (`references`), the names the folders holding it hold
+/// in that directory: a broken reference `references/x.md` is looked for in the folders whose
+/// `references/` may hold `x.md`, without a path built for each of the others. Folders are
+/// their places in [`NameIndex::holding`]'s order.
+#[derive(Debug, Default)]
+struct Below {
+    /// A name's [`caseless_hash`] → the folders whose listing holds it (ascending).
+    by_name: std::collections::HashMap<u64, Vec<u32>>,
+    /// The folders whose listing cannot tell ([`Neighbours::names`] gives `None`), ascending.
+    undecided: Vec<u32>,
+}
+
+impl Below {
+    /// The places of the folders whose directory may hold `name`, ascending.
+    fn may_hold(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
+        let mut held = self.by_name.get(&caseless_hash(name)).map_or(&[][..], Vec::as_slice).iter().peekable();
+        let mut undecided = self.undecided.iter().peekable();
+        std::iter::from_fn(move || match (held.peek(), undecided.peek()) {
+            (Some(&&a), Some(&&b)) if a < b => held.next().copied(),
+            (Some(_), Some(_)) | (None, Some(_)) => undecided.next().copied(),
+            (Some(_), None) => held.next().copied(),
+            (None, None) => None,
+        })
+    }
 }
 
 /// Top-level name in a skill folder → the folders that hold it (sorted by name): each folder
@@ -214,6 +243,12 @@ impl NameIndex {
     fn holding<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a String> + 'a {
         self.by_name.get(name).into_iter().flatten().map(|&i| &self.folders[i as usize])
     }
+
+    /// The folder at `place` in [`NameIndex::holding`]`(name)`.
+    fn holding_at(&self, name: &str, place: u32) -> Option<&String> {
+        let i = *self.by_name.get(name)?.get(place as usize)?;
+        self.folders.get(i as usize)
+    }
 }
 
 /// A directory's names, each as a hash of its ASCII-lowercased spelling (8 bytes a name, kept
@@ -229,6 +264,19 @@ impl DirNames {
         let mut hashes: Vec<u64> = names.map(|n| caseless_hash(&n)).collect();
         hashes.sort_unstable();
         DirNames(hashes)
+    }
+
+    /// The names of `dir`, `None` when they cannot tell: it cannot be listed, it holds a name
+    /// that is not ASCII, or more than [`MAX_ENTRIES`] names.
+    fn list(dir: &str) -> Option<DirNames> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).ok()? {
+            if names.len() == MAX_ENTRIES {
+                return None;
+            }
+            names.push(entry.ok()?.file_name().into_string().ok().filter(|n| n.is_ascii())?);
+        }
+        Some(DirNames::new(names.into_iter()))
     }
 
     /// Whether a name equal to `name` but for ASCII case may be listed.
@@ -294,15 +342,31 @@ impl Neighbours {
 
     /// The names of `dir`, listed on first use ([`DirNames`]); `None` when they cannot tell.
     fn names(&self, dir: &str) -> std::sync::Arc<std::sync::OnceLock<Option<DirNames>>> {
-        once(&self.dirs, dir, || {
-            let mut names = Vec::new();
-            for entry in std::fs::read_dir(dir).ok()? {
-                if names.len() == MAX_ENTRIES {
-                    return None;
+        once(&self.dirs, dir, || DirNames::list(dir))
+    }
+
+    /// What the `first` directories of `parent`'s skill folders hold ([`Below`]), each listed
+    /// once per run and kept only as the folders each name is in ([`Neighbours::may_exist`]
+    /// lists again the few where a reference is looked for).
+    fn below(&self, parent: &str, index: &NameIndex, first: &str) -> std::sync::Arc<std::sync::OnceLock<Below>> {
+        once(&self.below, &format!("{parent}\0{first}"), || {
+            let mut below = Below::default();
+            for (place, folder) in index.holding(first).enumerate() {
+                let place = place as u32;
+                let dir = format!("{}/{first}", platform::join(parent, folder));
+                match DirNames::list(&dir) {
+                    Some(listed) => {
+                        for &hash in &listed.0 {
+                            let folders = below.by_name.entry(hash).or_default();
+                            if folders.last() != Some(&place) {
+                                folders.push(place);
+                            }
+                        }
+                    }
+                    None => below.undecided.push(place),
                 }
-                names.push(entry.ok()?.file_name().into_string().ok().filter(|n| n.is_ascii())?);
             }
-            Some(DirNames::new(names.into_iter()))
+            below
         })
     }
 
@@ -352,13 +416,45 @@ fn in_sibling(subject: &Subject, target: &str, neighbours: &Neighbours) -> Optio
     let parent = platform::dirname(dir);
     let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").filter(|f| *f != "..")?;
     let index = neighbours.index(&parent);
-    let n = index.get()?.holding(first).filter(|n| *n != entry).find(|n| {
+    let index = index.get()?;
+    let found = |n: &&String| {
         let folder = platform::join(&parent, n);
         let path = platform::join(&folder, target);
         neighbours.may_exist(&folder, first, &path) && std::fs::metadata(&path).is_ok()
-    })?;
+    };
+    let n = match second_name(target, first) {
+        // Only the folders whose `first` directory may hold the next name: the others are the
+        // ones `may_exist` refuses at that name.
+        Some(second) if cfg!(unix) => {
+            let below = neighbours.below(&parent, index, first);
+            let below = below.get()?;
+            below
+                .may_hold(second)
+                .filter_map(|place| index.holding_at(first, place))
+                .filter(|n| *n != entry)
+                .find(found)
+        }
+        _ => index.holding(first).filter(|n| *n != entry).find(found),
+    }?;
     let rel = format!("../{n}/{target}");
     Some((n.clone(), rel))
+}
+
+/// The name after `first` in `target`, when `target` is a plain relative path (`first/name…`,
+/// no `.` or `..`, no empty name but a trailing `/`, no backslash) and a listing can decide
+/// `name` ([`listing_decides`]): then every neighbour's path is its folder, `/` and `target`,
+/// and [`Neighbours::may_exist`] first looks for `name` in the folder's `first` directory.
+fn second_name<'t>(target: &'t str, first: &str) -> Option<&'t str> {
+    if target.contains('\\') || target.starts_with('/') {
+        return None;
+    }
+    let mut names = target.trim_end_matches('/').split('/');
+    if names.next() != Some(first) {
+        return None;
+    }
+    let second = names.next()?;
+    let plain = |n: &str| !n.is_empty() && n != "." && n != "..";
+    (plain(first) && plain(second) && names.all(plain) && listing_decides(second)).then_some(second)
 }
 
 /// Name comparisons one file's broken references may spend on suggestions (a few milliseconds).
@@ -918,6 +1014,9 @@ mod tests {
             "e/scripts/x/run.sh",
             "f/Scripts/x/run.sh",
             "g/references/caf\u{e9}.md",
+            // A listing that cannot tell (a name that is not ASCII) beside one that can.
+            "i/references/caf\u{e9}2.md",
+            "i/references/only-here.md",
         ];
         for f in files {
             std::fs::create_dir_all(root.join(f).parent().unwrap()).unwrap();
@@ -946,6 +1045,17 @@ mod tests {
             "Scripts/x/run.sh",
             "references/../scripts/x/run.sh",
             "references/",
+            "references//guide.md",
+            "references/guide.md/",
+            "references/GUIDE.md",
+            "references/./guide.md",
+            "references/x/../guide.md",
+            "scripts/x/",
+            "scripts/X/run.sh",
+            "scripts/none/run.sh",
+            "nothing/here.md",
+            "references/guide.md~",
+            "references/only-here.md",
         ] {
             let brute = {
                 let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").unwrap();
