@@ -211,7 +211,7 @@ pub struct Neighbours {
 struct Below {
     /// A name's [`caseless_hash`] → the folders whose listing holds it (ascending).
     by_name: std::collections::HashMap<u64, Vec<u32>>,
-    /// The folders whose listing cannot tell ([`Neighbours::names`] gives `None`), ascending.
+    /// The folders whose listing cannot tell ([`DirNames::list`] gives `None`), ascending.
     undecided: Vec<u32>,
 }
 
