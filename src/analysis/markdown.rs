@@ -116,7 +116,15 @@ struct OpenLink {
 
 /// The structure of `body`.
 pub fn parse(body: &str) -> Structure {
-    let mut s = Structure::default();
+    // Room for what a typical skill body holds, so that most bodies never grow these lists.
+    let mut s = Structure {
+        code_lines: Vec::with_capacity(64),
+        code_spans: Vec::with_capacity(32),
+        html: Vec::with_capacity(16),
+        headings: Vec::with_capacity(16),
+        not_prose: Vec::with_capacity(64),
+        ..Structure::default()
+    };
     let mut block: Option<Block> = None;
     let mut links: Vec<OpenLink> = Vec::new();
     let mut iter = Parser::new_ext(body, options()).into_offset_iter();
@@ -144,11 +152,18 @@ pub fn parse(body: &str) -> Structure {
                 if let Some(b) = block.as_mut() {
                     b.content_end = b.content_end.max(range.end);
                 }
-                let mut at = range.start;
-                for line in body[range].split_inclusive('\n') {
-                    let text = line.trim_end_matches(['\n', '\r']);
-                    s.code_lines.push(CodeLine { range: at..at + text.len(), lang_index });
-                    at += line.len();
+                // Each line of the text, without its line ending (a text event holds whole lines
+                // but for the last, which may lack one).
+                let bytes = &body.as_bytes()[range.clone()];
+                let mut at = 0;
+                while at < bytes.len() {
+                    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+                    let mut text_end = end;
+                    while text_end > at && matches!(bytes[text_end - 1], b'\n' | b'\r') {
+                        text_end -= 1;
+                    }
+                    s.code_lines.push(CodeLine { range: range.start + at..range.start + text_end, lang_index });
+                    at = end;
                 }
             }
             Event::End(TagEnd::CodeBlock) => {
@@ -304,6 +319,41 @@ mod tests {
         let lines: Vec<&str> = s.code_lines.iter().map(|l| text(body, &l.range)).collect();
         assert_eq!(lines, ["# Example", "", "    ```bash", "    run", "    ```"]);
         assert!(!s.masked(body.find("After").unwrap()..body.len()));
+    }
+
+    #[test]
+    fn code_lines_are_the_lines_of_the_parsers_code_text() {
+        // CRLF, blank lines, stray carriage returns, a last line without an ending, an indented
+        // block and one in a quote.
+        let bodies = [
+            "```sh\r\nrun a\r\n\r\nrun b\r\r\n```\n\n```\nlast",
+            "para\n\n    indented\n    two\r\n\n> ```\n> quoted\n> ```\n",
+            "~~~\n\n\n~~~\n```\n```\n",
+        ];
+        for body in bodies {
+            // Each text event of a code block, cut after each `\n`, each piece without its
+            // trailing line-ending characters.
+            let mut expected = Vec::new();
+            let mut in_code = false;
+            for (event, range) in Parser::new_ext(body, options()).into_offset_iter() {
+                match event {
+                    Event::Start(Tag::CodeBlock(_)) => in_code = true,
+                    Event::End(TagEnd::CodeBlock) => in_code = false,
+                    Event::Text(_) if in_code => {
+                        let mut at = range.start;
+                        for line in body[range].split_inclusive('\n') {
+                            let t = line.trim_end_matches(['\n', '\r']);
+                            expected.push(at..at + t.len());
+                            at += line.len();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let got: Vec<Range<usize>> = parse(body).code_lines.into_iter().map(|l| l.range).collect();
+            assert_eq!(got, expected, "{body:?}");
+            assert!(!got.is_empty(), "{body:?}");
+        }
     }
 
     #[test]
