@@ -139,13 +139,7 @@ impl Size {
 pub struct Side {
     /// How the state is named (`main (1a2b3c4d5e6f)`, `index`, `working tree`).
     pub label: String,
-    /// The catalog a fresh session is shown, exactly; `None` when there is none.
-    pub catalog: Option<String>,
-    /// Why there is no catalog.
-    pub why_none: Option<String>,
-    pub entries: Vec<Entry>,
-    /// The catalog's description limit (`catalogDescriptionMaxLength`).
-    pub max: usize,
+    pub catalog: CatalogSide,
     pub skills: BTreeMap<String, SkillSide>,
     /// `(loser path, winner path, name)` for every same-named copy that lost.
     pub shadowed: BTreeSet<(String, String, String)>,
@@ -156,17 +150,19 @@ pub struct Side {
     /// Skill files of the repository (relative to its top) that no scanned root reaches.
     pub unscanned: BTreeSet<String>,
     pub lint: Vec<LintItem>,
-    pub size: Size,
 }
 
 /// A side's catalog: its text (or why there is none), its entries and its size. It is made
 /// before the rest of the side ([`CatalogSide::of`]), so that the head's side can take the
 /// base's entries while the base's side is still being made.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct CatalogSide {
-    pub catalog: Option<String>,
+    /// The catalog a fresh session is shown, exactly; `None` when there is none.
+    pub text: Option<String>,
+    /// Why there is no catalog.
     pub why_none: Option<String>,
     pub entries: Vec<Entry>,
+    /// The catalog's description limit (`catalogDescriptionMaxLength`).
     pub max: usize,
     pub size: Size,
 }
@@ -230,7 +226,7 @@ impl CatalogSide {
             .to_string()
         });
         let size = Size::of(cat.text.as_deref().unwrap_or(""));
-        CatalogSide { catalog: cat.text, why_none, entries, max: snap.description_max_length, size }
+        CatalogSide { text: cat.text, why_none, entries, max: snap.description_max_length, size }
     }
 }
 
@@ -279,28 +275,16 @@ impl Side {
         }
         let unscanned =
             skill_files.iter().filter(|(_, real)| !reached.contains(real)).map(|(rel, _)| rel.clone()).collect();
-        let CatalogSide { catalog, why_none, entries, max, size } = catalog;
         Side {
             label,
             catalog,
-            why_none,
-            entries,
-            max,
             skills,
             shadowed,
             unloadable,
             provider_errors: snap.provider_errors().map(|(_, e)| e.to_string()).collect(),
             unscanned,
             lint,
-            size,
         }
-    }
-
-    /// `catalog` as this side's, in place of the one it was made with (the base's catalog is
-    /// lent to the head's side while the rest of the base's side is made).
-    pub fn set_catalog(&mut self, catalog: CatalogSide) {
-        let CatalogSide { catalog, why_none, entries, max, size } = catalog;
-        (self.catalog, self.why_none, self.entries, self.max, self.size) = (catalog, why_none, entries, max, size);
     }
 }
 
@@ -569,16 +553,16 @@ fn lines(text: &str) -> Vec<&str> {
 impl Diff {
     pub fn between<'a>(base: &'a Side, head: &'a Side, limit: usize) -> Diff {
         let catalog_diff = unified(
-            base.catalog.as_deref().unwrap_or(""),
-            head.catalog.as_deref().unwrap_or(""),
+            base.catalog.text.as_deref().unwrap_or(""),
+            head.catalog.text.as_deref().unwrap_or(""),
             &format!("catalog @ {}", base.label),
             &format!("catalog @ {}", head.label),
         );
-        let by_name = |s: &'a Side| s.entries.iter().map(|e| (e.name.as_str(), e)).collect::<BTreeMap<_, _>>();
+        let by_name = |s: &'a Side| s.catalog.entries.iter().map(|e| (e.name.as_str(), e)).collect::<BTreeMap<_, _>>();
         let (b, h) = (by_name(base), by_name(head));
-        let added = h.values().filter(|e| !b.contains_key(e.name.as_str())).map(|e| e.side(head.max)).collect();
+        let added = h.values().filter(|e| !b.contains_key(e.name.as_str())).map(|e| e.side(head.catalog.max)).collect();
         let removed: Vec<EntrySide> =
-            b.values().filter(|e| !h.contains_key(e.name.as_str())).map(|e| e.side(base.max)).collect();
+            b.values().filter(|e| !h.contains_key(e.name.as_str())).map(|e| e.side(base.catalog.max)).collect();
         let changed = h
             .values()
             .filter_map(|e| {
@@ -595,11 +579,13 @@ impl Diff {
             .filter_map(|e| {
                 let old = b.get(e.name.as_str());
                 // The same description at the same limit loses the same text: not newly cut.
-                if e.cut_from.is_none() || old.is_some_and(|o| o.cut_from == e.cut_from && base.max == head.max) {
+                if e.cut_from.is_none()
+                    || old.is_some_and(|o| o.cut_from == e.cut_from && base.catalog.max == head.catalog.max)
+                {
                     return None;
                 }
-                let lost = e.lost(head.max);
-                (!lost.is_empty() && old.is_none_or(|o| o.lost(base.max) != lost)).then(|| Cut {
+                let lost = e.lost(head.catalog.max);
+                (!lost.is_empty() && old.is_none_or(|o| o.lost(base.catalog.max) != lost)).then(|| Cut {
                     name: e.name.clone(),
                     length: e.normalized_len,
                     limit,
@@ -646,12 +632,12 @@ impl Diff {
             .collect();
         let delta = |a: usize, b: usize| b as i64 - a as i64;
         let size = SizeChange {
-            base: base.size,
-            head: head.size,
-            delta_utf16_units: delta(base.size.utf16_units, head.size.utf16_units),
-            delta_bytes: delta(base.size.bytes, head.size.bytes),
-            delta_tokens_estimate: delta(base.size.tokens_estimate, head.size.tokens_estimate),
-            delta_tokens: match (base.size.tokens, head.size.tokens) {
+            base: base.catalog.size,
+            head: head.catalog.size,
+            delta_utf16_units: delta(base.catalog.size.utf16_units, head.catalog.size.utf16_units),
+            delta_bytes: delta(base.catalog.size.bytes, head.catalog.size.bytes),
+            delta_tokens_estimate: delta(base.catalog.size.tokens_estimate, head.catalog.size.tokens_estimate),
+            delta_tokens: match (base.catalog.size.tokens, head.catalog.size.tokens) {
                 (Some(a), Some(b)) => Some(delta(a, b)),
                 _ => None,
             },
@@ -667,10 +653,10 @@ impl Diff {
         Diff {
             base: base.label.clone(),
             head: head.label.clone(),
-            base_catalog: base.catalog.clone(),
-            head_catalog: head.catalog.clone(),
-            base_no_catalog: base.why_none.clone(),
-            head_no_catalog: head.why_none.clone(),
+            base_catalog: base.catalog.text.clone(),
+            head_catalog: head.catalog.text.clone(),
+            base_no_catalog: base.catalog.why_none.clone(),
+            head_no_catalog: head.catalog.why_none.clone(),
             catalog_diff,
             added,
             removed,
@@ -684,8 +670,8 @@ impl Diff {
             content,
             size,
             lint,
-            base_entries: base.entries.len(),
-            head_entries: head.entries.len(),
+            base_entries: base.catalog.entries.len(),
+            head_entries: head.catalog.entries.len(),
             head_paths: head.skills.iter().filter_map(|(n, s)| Some((n.clone(), s.path.clone()?))).collect(),
         }
     }

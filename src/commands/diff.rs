@@ -114,12 +114,12 @@ pub fn run(g: &GlobalArgs, args: &DiffArgs, settings: &Settings, env: &Environme
         (base, join(head))
     });
     if let Some(catalog) = base_catalog.into_inner() {
-        base_side.set_catalog(catalog);
+        base_side.catalog = catalog;
     }
     // The catalogs' tokens are counted (on two more threads) while the lint findings are
     // compared and the sides diffed.
     let (mut diff, tokens) = std::thread::scope(|scope| {
-        let (base_catalog, head_catalog) = (&base_side.catalog, &head_side.catalog);
+        let (base_catalog, head_catalog) = (&base_side.catalog.text, &head_side.catalog.text);
         let tokens = count_tokens.then(|| {
             scope.spawn(move || crate::analysis::diff::count_tokens(base_catalog.as_deref(), head_catalog.as_deref()))
         });
