@@ -96,6 +96,9 @@ fn run(dir: &str, args: &[&str]) -> Result<String, GitError> {
     Ok(text)
 }
 
+/// The branches taken for the default one when `origin/HEAD` names none, in this order.
+const DEFAULT_BRANCHES: [&str; 4] = ["main", "master", "origin/main", "origin/master"];
+
 impl Repo {
     /// The repository holding `dir`: found by gix as git finds it (`GIT_DIR`,
     /// `GIT_CEILING_DIRECTORIES` and the like honoured), else by `git rev-parse`, which also
@@ -154,7 +157,7 @@ impl Repo {
                 return again.is_some_and(|r| r.name() == target).then_some(Some(short));
             }
             let exists = |name: &str| repo.rev_parse_single(format!("{name}^{{commit}}").as_str()).is_ok();
-            Some(["main", "master", "origin/main", "origin/master"].into_iter().find(|c| exists(c)).map(str::to_string))
+            Some(DEFAULT_BRANCHES.into_iter().find(|c| exists(c)).map(str::to_string))
         });
         match by_gix {
             Some(Some(branch)) => return Ok(branch),
@@ -163,7 +166,7 @@ impl Repo {
                 if let Ok(head) = run(&self.dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]) {
                     return Ok(head);
                 }
-                for candidate in ["main", "master", "origin/main", "origin/master"] {
+                for candidate in DEFAULT_BRANCHES {
                     if run(&self.dir, &["rev-parse", "--verify", "--quiet", &format!("{candidate}^{{commit}}")]).is_ok()
                     {
                         return Ok(candidate.to_string());
