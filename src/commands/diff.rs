@@ -383,7 +383,10 @@ impl SameFiles {
                     yaml: file.yaml.as_ref(),
                 };
                 match crate::engine::discover::FileCheck::check(&self.pass, to_check).downcast::<FileResult>() {
-                    Ok(result) => Arc::new(*result),
+                    Ok(mut result) => {
+                        crate::lint::bundle::advise_siblings(&mut result.findings, &self.pass.opts.neighbours);
+                        Arc::new(*result)
+                    }
                     // `InPass` makes nothing else; an empty result reports nothing, as before.
                     Err(_) => Arc::new(FileResult::default()),
                 }

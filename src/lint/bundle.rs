@@ -123,11 +123,11 @@ pub fn check_references(
         if !Listed::lacks_path(listed, base, &joined) && std::fs::symlink_metadata(&joined).is_ok() {
             continue;
         }
-        let sibling = in_sibling(subject, &target, neighbours);
         // A command that runs `scripts/x` when the skill has no `scripts/` folder at all is
-        // usually about the user's project: graded as a mention (info), labelled as what it is.
+        // usually about the user's project: graded as a mention (info), labelled as what it is,
+        // unless a neighbouring skill holds the file ([`advise_siblings`] decides that later).
         let missing_dir = target.split_once('/').map(|(dir, _)| dir).filter(|dir| {
-            r.run && sibling.is_none() && {
+            r.run && {
                 let path = platform::join(base, dir);
                 Listed::lacks_path(listed, base, &path) || std::fs::metadata(path).is_err()
             }
@@ -141,15 +141,10 @@ pub fn check_references(
         )
         .severity(graded(evidence))
         .at(span);
-        if let Some(near) = listings.nearest_file(base, &target) {
-            f = f.label(format!("did you mean `{}`?", &near));
-            f = f.help(format!("did you mean `{}`?", &near));
-        } else if let Some((sibling, rel)) = sibling {
-            f = f.label(format!("it is in the skill `{sibling}`"));
-            f = f.help(format!(
-                "the file is in the neighbouring skill `{sibling}`: reference it as `{rel}` (which leaves this skill's \
-                 folder), or copy it into this skill"
-            ));
+        let near = listings.nearest_file(base, &target);
+        if let Some(near) = &near {
+            f = f.label(format!("did you mean `{}`?", near));
+            f = f.help(format!("did you mean `{}`?", near));
         } else if let Some(dir) = missing_dir {
             f = f.label(format!("a command runs it, and the skill has no `{dir}/` folder")).help(format!(
                 "if the script belongs to the skill, add it as `{target}`; if the command is for the user's \
@@ -158,6 +153,21 @@ pub fn check_references(
             ));
         } else {
             f = f.label(what(evidence)).help("fix the path or add the file");
+        }
+        // A copy in a neighbouring skill folder changes the advice (when no closer name was
+        // found) or the grade (of a command whose folder is missing).
+        if let SubjectKind::Bundle { dir, entry } = &subject.kind
+            && (near.is_none() || missing_dir.is_some())
+            && first_name(&target).is_some()
+        {
+            neighbours.want(&platform::dirname(dir));
+            f.sibling = Some(Box::new(SiblingSearch {
+                dir: dir.clone(),
+                entry: entry.clone(),
+                target,
+                evidence: r.evidence,
+                near: near.is_some(),
+            }));
         }
         out.push(f);
     }
@@ -186,68 +196,222 @@ fn is_windows_absolute(t: &str) -> bool {
     b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/')
 }
 
-/// For each root whose skills have broken references, which of its skill folders hold each
-/// name at their top level: built once per root and lint run (one listing per folder), so that
-/// each broken reference looks into the folders that have its first component instead of
-/// every folder of the root (a stat per folder per reference made large roots quadratic).
-/// The directories below those folders that references point into are listed once per run
-/// too, so that a folder whose listing lacks the file costs no stat.
+/// A broken reference's search for the same file in a neighbouring skill folder, made once
+/// every folder of the run has been walked ([`advise_siblings`]); until then the finding reads
+/// as if no neighbour held the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SiblingSearch {
+    /// The skill folder, and its name in its parent.
+    dir: String,
+    entry: String,
+    /// The reference, as the finding names it.
+    target: String,
+    /// The reference's own evidence: the finding's grade when a neighbour holds the file.
+    evidence: Evidence,
+    /// A close name in the skill's own folder was suggested: that advice stays.
+    near: bool,
+}
+
+/// Every pending [`SiblingSearch`] of `findings`, made: where a neighbouring skill folder holds
+/// the file, the finding takes the reference's own grade and, unless a closer name in the skill's
+/// own folder was suggested, the advice to reference or copy that file. Called where a lint run
+/// gathers its findings, after every skill folder's walk.
+pub fn advise_siblings(findings: &mut [Finding], neighbours: &Neighbours) {
+    for f in findings {
+        let Some(search) = f.sibling.take() else { continue };
+        let Some((sibling, rel)) = in_sibling(&search.dir, &search.entry, &search.target, neighbours) else {
+            continue;
+        };
+        f.severity = graded(search.evidence);
+        if !search.near {
+            f.label = Some(format!("it is in the skill `{sibling}`").into());
+            f.help = vec![
+                format!(
+                    "the file is in the neighbouring skill `{sibling}`: reference it as `{rel}` (which leaves this \
+                     skill's folder), or copy it into this skill"
+                )
+                .into(),
+            ];
+        }
+    }
+}
+
+/// For each folder whose skills have broken references (a root, or a collection's folder),
+/// which of its folders hold each name at their top level: built once per folder and lint run,
+/// so that each broken reference looks into the folders that have its first component instead
+/// of every folder (a stat per folder per reference made large roots quadratic). The skill
+/// folders' own walks ([`symlinks_under`]) are kept for it ([`Kept`]) from the first search in
+/// their folder on, so a folder is listed once per run; a folder walked before that (or not a
+/// skill) is listed when the index is made, and the directories below the folders that
+/// references point into are listed once per run too.
 #[derive(Debug, Default)]
 pub struct Neighbours {
-    /// Root → its index, built by the first worker that needs it while the others wait.
+    /// Folder → its index, built by the first caller that needs it while the others wait.
     roots: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<NameIndex>>>>,
     /// Directory inside a neighbouring skill folder → its names ([`DirNames`]).
     dirs: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<Option<DirNames>>>>>,
-    /// Root and a name in its skill folders (`<root>\0<name>`) → what the directories of that
+    /// Folder and a name in its skill folders (`<folder>\0<name>`) → what the directories of that
     /// name hold ([`Below`]).
     below: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<std::sync::OnceLock<Below>>>>,
+    /// Folder with a pending search ([`Neighbours::want`]) → its skill folders' walks, until its
+    /// index takes them.
+    kept: std::sync::Mutex<std::collections::HashMap<String, Kept>>,
 }
 
-/// For one root and one top-level name (`references`), the names the folders holding it hold
-/// in that directory: a broken reference `references/x.md` is looked for in the folders whose
+/// A name as the sibling search keeps it: 16 bits of its [`caseless_hash`]. Two names of one
+/// short hash only make a folder a candidate that the listing or the stat then turns down, and
+/// 10,000 skill folders' walks fit in half a megabyte.
+type Short = u16;
+
+fn short(hash: u64) -> Short {
+    (hash >> 48) as Short
+}
+
+/// In [`Kept::arena`], the length of a listing that cannot tell.
+const CANNOT_TELL: Short = Short::MAX;
+
+/// The walks of one folder's skill folders, as [`symlinks_under`] listed them: for each, the
+/// names at its top, then the directories there, each as the short hash of its name and its
+/// names (a listing is its length, or [`CANNOT_TELL`], then its names), one after another in
+/// `arena`. `at` finds a folder's by the hash of its name.
+#[derive(Debug, Default)]
+struct Kept {
+    arena: Vec<Short>,
+    at: std::collections::HashMap<u64, u32>,
+}
+
+/// In [`Kept::at`], a name hash that two folders share: neither walk is used.
+const COLLIDED: u32 = u32::MAX;
+
+impl Kept {
+    /// `listed` (a skill folder's walk), encoded.
+    fn encode(listed: Listed) -> Vec<Short> {
+        fn names(out: &mut Vec<Short>, names: Option<DirNames>) {
+            match names.filter(|n| n.0.len() < CANNOT_TELL as usize) {
+                Some(n) => {
+                    out.push(n.0.len() as Short);
+                    out.extend(n.0.iter().map(|&h| short(h)));
+                }
+                None => out.push(CANNOT_TELL),
+            }
+        }
+        let mut top = None;
+        let mut dirs = Vec::new();
+        for (rel, listing) in listed.0 {
+            if rel.is_empty() {
+                top = listing;
+            } else if !rel.contains('/') {
+                dirs.push((short(caseless_hash(&rel)), listing));
+            }
+        }
+        let mut out = Vec::new();
+        names(&mut out, top);
+        out.push(dirs.len().min(CANNOT_TELL as usize - 1) as Short);
+        for (hash, listing) in dirs.into_iter().take(CANNOT_TELL as usize - 1) {
+            out.push(hash);
+            names(&mut out, listing);
+        }
+        out
+    }
+
+    /// The folder `name`'s walk, when one was kept: where it starts in the arena.
+    fn find(&self, name: &str) -> Option<u32> {
+        self.at.get(&caseless_hash_exact(name)).copied().filter(|&at| at != COLLIDED)
+    }
+
+    /// The listing at `at`: its names (`None` when it cannot tell) and where the next part starts.
+    fn listing(&self, at: usize) -> (Option<&[Short]>, usize) {
+        match self.arena[at] {
+            CANNOT_TELL => (None, at + 1),
+            n => (Some(&self.arena[at + 1..at + 1 + n as usize]), at + 1 + n as usize),
+        }
+    }
+
+    /// The names at the top of the walk at `at`.
+    fn top(&self, at: u32) -> Option<&[Short]> {
+        self.listing(at as usize).0
+    }
+
+    /// The names in the top-level directories of the walk at `at` whose name has the short hash
+    /// `dir` (a case-sensitive file system can hold several): all of them, `None` when there is
+    /// none or one cannot tell.
+    fn below(&self, at: u32, dir: Short) -> Option<Vec<Short>> {
+        let (_, mut next) = self.listing(at as usize);
+        let count = self.arena[next];
+        next += 1;
+        let (mut all, mut tells) = (None::<Vec<Short>>, true);
+        for _ in 0..count {
+            let hash = self.arena[next];
+            let (names, after) = self.listing(next + 1);
+            next = after;
+            if hash == dir {
+                match names {
+                    Some(names) => all.get_or_insert_default().extend_from_slice(names),
+                    None => tells = false,
+                }
+            }
+        }
+        all.filter(|_| tells)
+    }
+}
+
+/// A hash of a folder's name as it is spelt, to find its walk in [`Kept`].
+fn caseless_hash_exact(name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    name.hash(&mut h);
+    h.finish()
+}
+
+/// For one folder and one top-level name (`references`), the names its skill folders hold in
+/// that directory: a broken reference `references/x.md` is looked for in the folders whose
 /// `references/` may hold `x.md`, without a path built for each of the others. Folders are
-/// their places in [`NameIndex::holding`]'s order.
+/// their places in [`NameIndex::folders`].
 #[derive(Debug, Default)]
 struct Below {
-    /// A name's [`caseless_hash`] → the folders whose listing holds it (ascending).
-    by_name: std::collections::HashMap<u64, Vec<u32>>,
-    /// The folders whose listing cannot tell ([`DirNames::list`] gives `None`), ascending.
+    /// A name's [`Short`] hash → the folders whose listing may hold it (ascending).
+    by_name: std::collections::HashMap<Short, Vec<u32>>,
+    /// The folders whose listing cannot tell, ascending.
     undecided: Vec<u32>,
 }
 
+/// The places of two ascending lists, merged (ascending).
+fn merged<'a>(a: &'a [u32], b: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(&&x), Some(&&y)) if x < y => a.next().copied(),
+        (Some(_), Some(_)) | (None, Some(_)) => b.next().copied(),
+        (Some(_), None) => a.next().copied(),
+        (None, None) => None,
+    })
+}
+
 impl Below {
-    /// The places of the folders whose directory may hold `name`, ascending.
+    /// The folders whose directory may hold `name`, ascending.
     fn may_hold(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
-        let mut held = self.by_name.get(&caseless_hash(name)).map_or(&[][..], Vec::as_slice).iter().peekable();
-        let mut undecided = self.undecided.iter().peekable();
-        std::iter::from_fn(move || match (held.peek(), undecided.peek()) {
-            (Some(&&a), Some(&&b)) if a < b => held.next().copied(),
-            (Some(_), Some(_)) | (None, Some(_)) => undecided.next().copied(),
-            (Some(_), None) => held.next().copied(),
-            (None, None) => None,
-        })
+        merged(self.by_name.get(&short(caseless_hash(name))).map_or(&[][..], Vec::as_slice), &self.undecided)
     }
 }
 
-/// Top-level name in a skill folder → the folders that hold it (sorted by name): each folder
-/// named once, in `folders`, and pointed at by its place there (an index of 10,000 folders
-/// holds 40,000 such pointers).
+/// A folder's folders, sorted by name, and each top-level name in them → the folders that may
+/// hold it (by the name's [`Short`] hash; each folder named once, in `folders`, and pointed at by
+/// its place there: an index of 10,000 folders holds 40,000 such pointers).
 #[derive(Debug, Default)]
 struct NameIndex {
     folders: Vec<String>,
-    by_name: std::collections::HashMap<String, Vec<u32>>,
+    /// The walks kept of the folder's skill folders ([`Kept`]), and where each folder's starts.
+    kept: Kept,
+    walks: Vec<Option<u32>>,
+    by_name: std::collections::HashMap<Short, Vec<u32>>,
+    /// The folders whose listing cannot tell, ascending.
+    undecided: Vec<u32>,
 }
 
 impl NameIndex {
-    /// The folders that hold `name` at their top level, sorted.
-    fn holding<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a String> + 'a {
-        self.by_name.get(name).into_iter().flatten().map(|&i| &self.folders[i as usize])
-    }
-
-    /// The folder at `place` in [`NameIndex::holding`]`(name)`.
-    fn holding_at(&self, name: &str, place: u32) -> Option<&String> {
-        let i = *self.by_name.get(name)?.get(place as usize)?;
-        self.folders.get(i as usize)
+    /// The places of the folders that may hold `name` at their top level, ascending (so sorted by
+    /// folder name).
+    fn holding(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
+        merged(self.by_name.get(&short(caseless_hash(name))).map_or(&[][..], Vec::as_slice), &self.undecided)
     }
 }
 
@@ -269,14 +433,23 @@ impl DirNames {
     /// The names of `dir`, `None` when they cannot tell: it cannot be listed, it holds a name
     /// that is not ASCII, or more than [`MAX_ENTRIES`] names.
     fn list(dir: &str) -> Option<DirNames> {
+        DirNames::read(dir).flatten()
+    }
+
+    /// [`DirNames::list`], with `None` when `dir` cannot be listed at all and `Some(None)` when
+    /// its listing cannot tell.
+    fn read(dir: &str) -> Option<Option<DirNames>> {
         let mut names = Vec::new();
         for entry in std::fs::read_dir(dir).ok()? {
             if names.len() == MAX_ENTRIES {
-                return None;
+                return Some(None);
             }
-            names.push(entry.ok()?.file_name().into_string().ok().filter(|n| n.is_ascii())?);
+            let Some(name) = entry.ok().and_then(|e| e.file_name().into_string().ok()).filter(|n| n.is_ascii()) else {
+                return Some(None);
+            };
+            names.push(name);
         }
-        Some(DirNames::new(names.into_iter()))
+        Some(Some(DirNames::new(names.into_iter())))
     }
 
     /// Whether a name equal to `name` but for ASCII case may be listed.
@@ -316,26 +489,94 @@ fn once<T>(
     cell
 }
 
+/// Push `place` onto `places` unless it is already the last (a listing can hold two names of one
+/// hash).
+fn push_place(places: &mut Vec<u32>, place: u32) {
+    if places.last() != Some(&place) {
+        places.push(place);
+    }
+}
+
 impl Neighbours {
+    /// A broken reference in a skill folder of `parent` will look for a neighbour's copy: from
+    /// now on, the walks of `parent`'s skill folders are kept for its index ([`Neighbours::offer`]).
+    pub fn want(&self, parent: &str) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if !kept.contains_key(parent) {
+            kept.insert(parent.to_string(), Kept::default());
+        }
+    }
+
+    /// What the walk of `subject`'s folder listed, kept when a search in its parent is pending
+    /// and the parent's index is not made yet (dropped otherwise).
+    pub fn offer(&self, subject: &Subject, listed: Listed) {
+        let SubjectKind::Bundle { dir, entry } = &subject.kind else { return };
+        let parent = platform::dirname(dir);
+        if !self.kept.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&parent) {
+            return;
+        }
+        let walk = Kept::encode(listed);
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(folders) = kept.get_mut(&parent) else { return };
+        let at = u32::try_from(folders.arena.len()).unwrap_or(COLLIDED);
+        match folders.at.entry(caseless_hash_exact(entry)) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(at);
+                folders.arena.extend(walk);
+            }
+            // Two folders of one hash (or one folder offered twice): both are listed again.
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                o.insert(COLLIDED);
+            }
+        }
+    }
+
+    /// Everything kept for the searches, dropped: they are made.
+    pub fn release(&self) {
+        fn clear<K, V>(map: &std::sync::Mutex<std::collections::HashMap<K, V>>) {
+            drop(std::mem::take(&mut *map.lock().unwrap_or_else(|e| e.into_inner())));
+        }
+        clear(&self.roots);
+        clear(&self.dirs);
+        clear(&self.below);
+        clear(&self.kept);
+    }
+
     fn index(&self, parent: &str) -> std::sync::Arc<std::sync::OnceLock<NameIndex>> {
         once(&self.roots, parent, || {
+            let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner()).remove(parent).unwrap_or_default();
+            let mut folders: Vec<String> = match std::fs::read_dir(parent) {
+                Ok(entries) => entries
+                    .flatten()
+                    .take(MAX_ENTRIES)
+                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    .filter(|n| !n.starts_with('.'))
+                    .collect(),
+                Err(_) => Vec::new(),
+            };
+            folders.sort_unstable();
             let mut index = NameIndex::default();
-            if let Ok(entries) = std::fs::read_dir(parent) {
-                let folders =
-                    entries.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string));
-                for folder in folders.filter(|n| !n.starts_with('.')) {
-                    let Ok(inside) = std::fs::read_dir(platform::join(parent, &folder)) else { continue };
-                    let at = index.folders.len() as u32;
-                    for name in
-                        inside.flatten().take(MAX_ENTRIES).filter_map(|e| e.file_name().to_str().map(str::to_string))
-                    {
-                        index.by_name.entry(name).or_default().push(at);
+            for folder in folders {
+                let walk = kept.find(&folder);
+                let top: Option<Vec<Short>> = match walk {
+                    Some(at) => kept.top(at).map(<[Short]>::to_vec),
+                    // Not a folder (or not listable): not a neighbour.
+                    None => match DirNames::read(&platform::join(parent, &folder)) {
+                        Some(top) => top.map(|t| t.0.iter().map(|&h| short(h)).collect()),
+                        None => continue,
+                    },
+                };
+                let place = index.folders.len() as u32;
+                match top {
+                    Some(names) => {
+                        names.into_iter().for_each(|h| push_place(index.by_name.entry(h).or_default(), place))
                     }
-                    index.folders.push(folder);
+                    None => index.undecided.push(place),
                 }
+                index.folders.push(folder);
+                index.walks.push(walk);
             }
-            let NameIndex { folders, by_name } = &mut index;
-            by_name.values_mut().for_each(|v| v.sort_by(|&a, &b| folders[a as usize].cmp(&folders[b as usize])));
+            index.kept = kept;
             index
         })
     }
@@ -345,23 +586,24 @@ impl Neighbours {
         once(&self.dirs, dir, || DirNames::list(dir))
     }
 
-    /// What the `first` directories of `parent`'s skill folders hold ([`Below`]), each listed
-    /// once per run and kept only as the folders each name is in ([`Neighbours::may_exist`]
-    /// lists again the few where a reference is looked for).
+    /// What the `first` directories of `parent`'s folders hold ([`Below`]): from their walks
+    /// where they were kept, else listed, each once per run (and kept only as the folders each
+    /// name is in: [`Neighbours::may_exist`] lists again the few where a reference is looked for).
     fn below(&self, parent: &str, index: &NameIndex, first: &str) -> std::sync::Arc<std::sync::OnceLock<Below>> {
         once(&self.below, &format!("{parent}\0{first}"), || {
             let mut below = Below::default();
-            for (place, folder) in index.holding(first).enumerate() {
-                let place = place as u32;
-                let dir = format!("{}/{first}", platform::join(parent, folder));
-                match DirNames::list(&dir) {
-                    Some(listed) => {
-                        for &hash in &listed.0 {
-                            let folders = below.by_name.entry(hash).or_default();
-                            if folders.last() != Some(&place) {
-                                folders.push(place);
-                            }
-                        }
+            let wanted = short(caseless_hash(first));
+            for place in index.holding(first) {
+                let listed: Option<Vec<Short>> = match index.walks[place as usize] {
+                    Some(at) => index.kept.below(at, wanted),
+                    None => {
+                        let dir = format!("{}/{first}", platform::join(parent, &index.folders[place as usize]));
+                        DirNames::list(&dir).map(|d| d.0.iter().map(|&h| short(h)).collect())
+                    }
+                };
+                match listed {
+                    Some(names) => {
+                        names.into_iter().for_each(|h| push_place(below.by_name.entry(h).or_default(), place))
                     }
                     None => below.undecided.push(place),
                 }
@@ -410,11 +652,17 @@ fn listing_decides(name: &str) -> bool {
         && !name.ends_with(['.', ' '])
 }
 
-/// The same relative path in another skill folder of the same root: `(skill, ../skill/path)`.
-fn in_sibling(subject: &Subject, target: &str, neighbours: &Neighbours) -> Option<(String, String)> {
-    let SubjectKind::Bundle { dir, entry } = &subject.kind else { return None };
+/// The first name of a relative reference (`references` of `./references/x.md`), unless it
+/// climbs out (`..`).
+fn first_name(target: &str) -> Option<&str> {
+    target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").filter(|f| *f != "..")
+}
+
+/// The same relative path `target` in another folder beside the skill folder `dir` (named
+/// `entry` there): `(skill, ../skill/path)`.
+fn in_sibling(dir: &str, entry: &str, target: &str, neighbours: &Neighbours) -> Option<(String, String)> {
     let parent = platform::dirname(dir);
-    let first = target.split(['/', '\\']).find(|f| !f.is_empty() && *f != ".").filter(|f| *f != "..")?;
+    let first = first_name(target)?;
     let index = neighbours.index(&parent);
     let index = index.get()?;
     let found = |n: &&String| {
@@ -428,13 +676,9 @@ fn in_sibling(subject: &Subject, target: &str, neighbours: &Neighbours) -> Optio
         Some(second) if cfg!(unix) => {
             let below = neighbours.below(&parent, index, first);
             let below = below.get()?;
-            below
-                .may_hold(second)
-                .filter_map(|place| index.holding_at(first, place))
-                .filter(|n| *n != entry)
-                .find(found)
+            below.may_hold(second).map(|place| &index.folders[place as usize]).filter(|n| *n != entry).find(found)
         }
-        _ => index.holding(first).filter(|n| *n != entry).find(found),
+        _ => index.holding(first).map(|place| &index.folders[place as usize]).filter(|n| *n != entry).find(found),
     }?;
     let rel = format!("../{n}/{target}");
     Some((n.clone(), rel))
@@ -1033,7 +1277,27 @@ mod tests {
             node_mode: false,
             checked: None,
         };
-        let neighbours = Neighbours::default();
+        // Without the skill folders' walks (each folder listed when the index is made), and
+        // with them kept (as lint's walks keep them once a search is pending; `c` offered
+        // twice, so its walk is not used).
+        let listed = Neighbours::default();
+        let kept = Neighbours::default();
+        kept.want(&parent);
+        let mut names: Vec<String> =
+            std::fs::read_dir(root).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        names.push("c".into());
+        for name in names {
+            let dir = format!("{parent}/{name}");
+            let folder = Subject {
+                path: format!("{dir}/SKILL.md"),
+                kind: SubjectKind::Bundle { dir: dir.clone(), entry: name },
+                node_mode: false,
+                checked: None,
+            };
+            if let (_, Some(walk)) = check_symlinks_listed(&folder) {
+                kept.offer(&folder, walk);
+            }
+        }
         for target in [
             "references/guide.md",
             "./references/guide.md",
@@ -1071,7 +1335,9 @@ mod tests {
                     .find(|n| std::fs::metadata(platform::join(&platform::join(&parent, n), target)).is_ok())
                     .map(|n| (n.clone(), format!("../{n}/{target}")))
             };
-            assert_eq!(in_sibling(&subject, target, &neighbours), brute, "{target}");
+            let SubjectKind::Bundle { dir, entry } = &subject.kind else { unreachable!() };
+            assert_eq!(in_sibling(dir, entry, target, &listed), brute, "{target}");
+            assert_eq!(in_sibling(dir, entry, target, &kept), brute, "{target} (walks kept)");
         }
     }
 

@@ -135,6 +135,14 @@ pub fn file_result(r: &(dyn std::any::Any + Send)) -> Option<&FileResult> {
     r.downcast_ref::<FileResult>().or_else(|| r.downcast_ref::<Walked>().map(|w| &w.result))
 }
 
+/// [`file_result`], to change.
+pub fn file_result_mut(r: &mut (dyn std::any::Any + Send)) -> Option<&mut FileResult> {
+    if r.is::<FileResult>() {
+        return r.downcast_mut::<FileResult>();
+    }
+    r.downcast_mut::<Walked>().map(|w| &mut w.result)
+}
+
 /// [`file_result`], taken.
 pub fn into_file_result(r: Box<dyn std::any::Any + Send>) -> Option<FileResult> {
     match r.downcast::<FileResult>() {

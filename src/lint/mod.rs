@@ -185,6 +185,10 @@ pub struct Finding {
     pub skill: Option<String>,
     /// The concrete change the help suggests first, when there is one.
     pub action: Option<Box<Action>>,
+    /// Advice that waits for the whole run: a broken reference's copy in a neighbouring skill
+    /// folder, looked for once every folder has been walked
+    /// ([`bundle::advise_siblings`]); `None` on every finding a report holds.
+    pub sibling: Option<Box<bundle::SiblingSearch>>,
 }
 
 impl Finding {
@@ -207,6 +211,7 @@ impl Finding {
             fix: None,
             skill: None,
             action: None,
+            sibling: None,
         }
     }
 

@@ -40,7 +40,9 @@ impl crate::engine::discover::FileCheck for InPassWalked {
         let subject = super::subject::entry_subject(file.root, file.entry, file.path.to_string(), None);
         let (links, listed) = super::bundle::check_symlinks_listed(&subject);
         let mut result = super::check::check_bytes_listed(&subject, file.bytes, file.yaml, opts, listed.as_ref());
-        drop(listed);
+        if let Some(listed) = listed {
+            opts.neighbours.offer(&subject, listed);
+        }
         keep_what_lint_needs(&mut result, &subject.path, config, &opts.compat);
         Box::new(Walked { result, links })
     }
@@ -111,6 +113,9 @@ impl TreeCheck {
             let subject = super::subject::folder_subject(dir);
             let (links, listed) = super::bundle::check_symlinks_listed(&subject);
             let mut result = super::check::check_file_listed(&subject, &opts, listed.as_ref());
+            if let Some(listed) = listed {
+                opts.neighbours.offer(&subject, listed);
+            }
             keep_what_lint_needs(&mut result, &subject.path, &config, &opts.compat);
             Some(Box::new(Walked { result, links }) as Box<dyn std::any::Any + Send>)
         })

@@ -55,6 +55,9 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         config: opts.config.clone(),
     })));
     let settings = &settings;
+    // One index of neighbouring skill folders for the whole run: the walks of discovery, of the
+    // tree walk and of the fold below feed it, and the fold's searches read it.
+    let neighbours = check_opts.neighbours.clone();
     let tree_check = crate::lint::pass::TreeCheck { opts: check_opts, config: opts.config.clone() };
     let mut freeing = None;
     let t = if paths.is_empty() {
@@ -117,18 +120,63 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     } else {
         targets::from_paths(paths, settings, env, &intentional, &tree_check)?
     };
-    let run = lint_targets(t, settings, env, opts);
+    let run = lint_targets_with(t, settings, env, opts, neighbours);
     if let Some(freeing) = freeing {
         freeing.join().ok();
     }
     Ok(run)
 }
 
+/// Every pending sibling search of the checks' results made ([`bundle::advise_siblings`]), now
+/// that every skill folder of the run has been walked: grouped by the folder the skills are in,
+/// one group at a time on each core (the group's index is made once, by the core that takes
+/// it), then the index is dropped, before the findings are gathered.
+fn advise_siblings(
+    work: &[(&Subject, bool)],
+    results: &mut [(Option<Box<check::FileResult>>, Vec<Finding>)],
+    neighbours: &bundle::Neighbours,
+) {
+    let pending = |r: &check::FileResult| r.findings.iter().any(|f| f.sibling.is_some());
+    // Files checked in this pass (named on the command line): few.
+    for r in results.iter_mut().filter_map(|(own, _)| own.as_mut()) {
+        bundle::advise_siblings(&mut r.findings, neighbours);
+    }
+    let mut by_folder: std::collections::BTreeMap<String, Vec<&Subject>> = Default::default();
+    for (s, _) in work {
+        let Some(checked) = &s.checked else { continue };
+        if checked.peek(|r| check::file_result(r).is_some_and(pending)) == Some(true) {
+            by_folder.entry(crate::engine::platform::dirname(s.base_dir())).or_default().push(s);
+        }
+    }
+    let groups: Vec<Vec<&Subject>> = by_folder.into_values().collect();
+    crate::engine::discover::par_map_each(&groups, |subjects| {
+        for s in subjects {
+            s.checked.as_ref().and_then(|c| {
+                c.peek_mut(|r| check::file_result_mut(r).map(|r| bundle::advise_siblings(&mut r.findings, neighbours)))
+            });
+        }
+    });
+    neighbours.release();
+    crate::engine::platform::release_free_memory();
+}
+
 /// The per-file checks, suppressions, configured levels and fix screening of [`lint`], over
 /// subjects and entry-level findings already gathered (the language server passes one
 /// subject whose source is the editor's buffer).
 pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment, opts: &Options) -> Run {
-    let check_opts = opts.check_options(settings);
+    lint_targets_with(t, settings, env, opts, Default::default())
+}
+
+/// [`lint_targets`], with the index of neighbouring skill folders the checks that made `t`
+/// fed ([`bundle::Neighbours`]).
+fn lint_targets_with(
+    t: targets::Targets,
+    settings: &Settings,
+    env: &Environment,
+    opts: &Options,
+    neighbours: std::sync::Arc<bundle::Neighbours>,
+) -> Run {
+    let check_opts = CheckOptions { neighbours, ..opts.check_options(settings) };
     // Skills the tree walk checked as it found them bring their folder's links too.
     let walked: Vec<Option<Vec<Finding>>> = t.subjects.iter().map(crate::lint::pass::unwrap_walked).collect();
     let mut report = Report {
@@ -159,7 +207,7 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
         .map(|((s, &first), w)| (s, first && w.is_none()))
         .collect();
     let mut results = crate::engine::discover::par_map(&work, |(s, links_here)| {
-        let links = if *links_here { bundle::check_symlinks(s) } else { Vec::new() };
+        let (links, listed) = if *links_here { bundle::check_symlinks_listed(s) } else { (Vec::new(), None) };
         let own = s.checked.is_none().then(|| {
             // Checked here (named on the command line, or outside the roots): trimmed as
             // discovery's pass trims, since every result is held until the fold.
@@ -167,8 +215,12 @@ pub fn lint_targets(t: targets::Targets, settings: &Settings, env: &Environment,
             crate::lint::pass::keep_what_lint_needs(&mut r, &s.path, &opts.config, &opts.compat);
             Box::new(r)
         });
+        if let Some(listed) = listed {
+            check_opts.neighbours.offer(s, listed);
+        }
         (own, links)
     });
+    advise_siblings(&work, &mut results, &check_opts.neighbours);
     for (((_, links), walked), first) in results.iter_mut().zip(walked).zip(first_in_bundle) {
         if let (true, Some(walked)) = (first, walked) {
             *links = walked;
