@@ -181,6 +181,27 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
             .help("rename it with a UTF-8 name"),
         );
     }
+    // What the entries that are not skills say, read from the disk on every core (a root of
+    // copied folders holds thousands of dangling `SKILL.md` links); taken below in entry order.
+    let on_disk: Vec<&crate::engine::discover::EntryReport> = root
+        .entries
+        .iter()
+        .filter(|e| match &e.outcome {
+            Outcome::Silent(SilentReason::Missing) => e.kind == Kind::Directory,
+            Outcome::Ignored | Outcome::SystemSkipped => true,
+            _ => false,
+        })
+        .collect();
+    let mut read = crate::engine::discover::par_map(&on_disk, |e| {
+        let mut out = Vec::new();
+        match &e.outcome {
+            Outcome::Silent(SilentReason::Missing) => bundle_without_skill_md(&e.path, &root.root.path, &mut out),
+            Outcome::Ignored => ignored(&e.path, &e.name, e.kind, node_mode, &mut out),
+            _ => system_skipped(&e.path, &mut out),
+        }
+        out
+    })
+    .into_iter();
     for e in &root.entries {
         let locator = e.locator.clone().unwrap_or_else(|| e.path.clone());
         match &e.outcome {
@@ -212,37 +233,37 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
                     format!("the harness {}, in the bundled root; dsh-skills does not read it", why.harness()),
                 ));
             }
-            Outcome::Silent(SilentReason::Missing) => {
-                if e.kind == Kind::Directory {
-                    bundle_without_skill_md(&e.path, &root.root.path, t);
-                }
-            }
-            Outcome::Ignored => ignored(&e.path, &e.name, e.kind, node_mode, t),
-            Outcome::SystemSkipped => {
-                let has_skill = crate::engine::nodefs::stat(&platform::join(&e.path, "SKILL.md")).is_ok()
-                    || !nested_skill_files(&e.path).0.is_empty();
-                if has_skill {
-                    t.findings.push(
-                        Finding::new(
-                            &IGNORED_ENTRY,
-                            &e.path,
-                            "`.system` holds skills, but the harness skips `.system` in this root",
-                            "the harness skips the entry `.system` of ~/.dsh/skills (a relic of its first design) without a \
-                             warning",
-                        )
-                        .help("move the skills directly under the root"),
-                    );
-                }
+            Outcome::Silent(SilentReason::Missing) if e.kind != Kind::Directory => {}
+            Outcome::Silent(SilentReason::Missing) | Outcome::Ignored | Outcome::SystemSkipped => {
+                t.findings.extend(read.next().unwrap_or_default());
             }
         }
     }
     reported
 }
 
+/// `.system` in a root the harness skips it in, when it holds skills.
+fn system_skipped(path: &str, out: &mut Vec<Finding>) {
+    let has_skill = crate::engine::nodefs::stat(&platform::join(path, "SKILL.md")).is_ok()
+        || !nested_skill_files(path).0.is_empty();
+    if has_skill {
+        out.push(
+            Finding::new(
+                &IGNORED_ENTRY,
+                path,
+                "`.system` holds skills, but the harness skips `.system` in this root",
+                "the harness skips the entry `.system` of ~/.dsh/skills (a relic of its first design) without a \
+                 warning",
+            )
+            .help("move the skills directly under the root"),
+        );
+    }
+}
+
 pub use super::subject::{entry_subject as subject, folder_subject as tree_subject};
 
 /// A root entry the harness classified as neither a folder nor a `.md` file.
-fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets) {
+fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, out: &mut Vec<Finding>) {
     // Through the file system the discovery read (a git overlay for `diff`), not the disk.
     let is_link = crate::engine::nodefs::is_symlink(path);
     if is_link && let Err(node_err) = crate::engine::nodefs::stat(path) {
@@ -258,7 +279,7 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
         } else {
             ("the harness skips this entry without a warning".to_string(), Severity::Warning)
         };
-        t.findings.push(
+        out.push(
             Finding::new(
                 &DANGLING_SYMLINK,
                 path,
@@ -281,7 +302,7 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
     let markdown_like = [".md", ".markdown", ".mdown", ".mkd", ".mdx"].iter().any(|ext| lower.ends_with(ext));
     if markdown_like {
         let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-        t.findings.push(
+        out.push(
             Finding::new(
                 &IGNORED_ENTRY,
                 path,
@@ -297,11 +318,11 @@ fn ignored(path: &str, name: &str, kind: Kind, node_mode: bool, t: &mut Targets)
 /// A folder in a root with no `SKILL.md`: a differently cased file, a dangling link, or
 /// skills nested one level too deep. A well-formed skill the harness never loads is an error:
 /// its author evidently meant it to load.
-fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
+fn bundle_without_skill_md(dir: &str, root: &str, out: &mut Vec<Finding>) {
     let locator = platform::join(dir, "SKILL.md");
     if crate::engine::nodefs::is_symlink(&locator) {
         let target = crate::engine::nodefs::readlink(&locator).unwrap_or_default();
-        t.findings.push(
+        out.push(
             Finding::new(
                 &DANGLING_SYMLINK,
                 &locator,
@@ -313,7 +334,7 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
         return;
     }
     if let Some(v) = case_variant(dir) {
-        t.findings.push(case_finding(dir, &v));
+        out.push(case_finding(dir, &v));
         return;
     }
     let (nested, stopped) = nested_skill_files(dir);
@@ -345,10 +366,10 @@ fn bundle_without_skill_md(dir: &str, root: &str, t: &mut Targets) {
                 ))
                 .action(super::Action::Move { moves: vec![[moved.clone(), to]] });
         }
-        t.findings.push(f);
+        out.push(f);
     }
     if let Some(note) = stopped {
-        t.findings.push(
+        out.push(
             Finding::new(&NESTED_TOO_DEEP, dir, note, "entries past the budget were not checked")
                 .severity(Severity::Info),
         );
@@ -809,7 +830,7 @@ pub fn from_paths(
                 }
                 t.findings.extend(sub.findings);
                 if (t.subjects.len(), t.findings.len()) == before && root == &abs {
-                    bundle_without_skill_md(&abs, &platform::dirname(&abs), &mut t);
+                    bundle_without_skill_md(&abs, &platform::dirname(&abs), &mut t.findings);
                 }
                 t.inputs.push(input(
                     "skills-root",
@@ -903,7 +924,7 @@ pub fn from_paths(
                     checked: None,
                 });
             } else {
-                ignored(&abs, &name, Kind::File, false, &mut t);
+                ignored(&abs, &name, Kind::File, false, &mut t.findings);
             }
             t.inputs.push(input("skill-file", "a skill file".into()));
         } else {

@@ -148,8 +148,13 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
         outside_roots: report.outside.as_ref(),
         baseline: report.baseline.as_ref(),
     };
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
-    out.write_all(b"\n")
+    // The serializer writes a few bytes at a time: into a buffer of a known type (its copies
+    // inlined), not through `dyn Write` for each.
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::with_capacity(64 << 10, out);
+    serde_json::to_writer_pretty(&mut out, &doc)?;
+    out.write_all(b"\n")?;
+    out.flush()
 }
 
 /// The schema of [`render`]'s document.
