@@ -48,6 +48,12 @@ reference's sibling copy looked for only in the folders whose directory may hold
 1.59x), peak RSS 39.0-41.8 MB (OLD 39.2-40.6 MB); 5,600 M -> 5,227 M instructions. With a
 code block's lines cut by memchr too (5,111 M), two more runs: NEW / OLD 1.06 and 0.97 (`lint
 --format json`), 0.99 and 0.98 (`lint`), 1.36x-1.48x the floor: wall time moves with the VM.
+
+Later still (LTO builds, load average about 1.5), `--runs 10 --bin NEW --against OLD` with OLD =
+5ee6880 and NEW = the neighbour search made after every folder's walk, from those walks (no
+second listing of each folder), four runs: `lint --format json` 1.39x, 1.28x, 1.13x and 1.25x
+the floor (OLD 1.49x, 1.58x, 1.41x, 1.59x), `lint` 1.34x, 1.13x, 1.06x and 1.32x (OLD 1.41x,
+1.60x, 1.41x, 1.52x); NEW / OLD medians 0.71-0.95; peak RSS 36.6-37.7 MB against 38.3-39.5 MB.
 """
 import argparse
 import json

@@ -8,7 +8,6 @@
 
 use std::ffi::OsString;
 
-/// The process working directory, as `process.cwd()` reports it.
 /// Hand the allocator's free pages back to the system. glibc keeps what a thread frees in that
 /// thread's arena, between blocks still in use; after a parallel scan that is the read buffers
 /// and YAML trees of every file, which would otherwise stay resident beside what is built next.
@@ -34,6 +33,7 @@ pub fn grow_heaps_in_large_steps() {
     }
 }
 
+/// The process working directory, as `process.cwd()` reports it.
 pub fn process_cwd() -> String {
     std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "/".to_string())
 }
