@@ -828,13 +828,9 @@ impl Listings {
     }
 }
 
-/// Symbolic links inside a skill folder that point outside it or dangle.
-pub fn check_symlinks(subject: &Subject) -> Vec<Finding> {
-    check_symlinks_listed(subject).0
-}
-
-/// [`check_symlinks`], and the folder's directories as its walk listed them ([`Listed`]), for
-/// the checks of the same skill that ask whether a file exists in it.
+/// Symbolic links inside a skill folder that point outside it or dangle, and the folder's
+/// directories as its walk listed them ([`Listed`]), for the checks of the same skill that ask
+/// whether a file exists in it and for the sibling search ([`Neighbours::offer`]).
 pub fn check_symlinks_listed(subject: &Subject) -> (Vec<Finding>, Option<Listed>) {
     let SubjectKind::Bundle { dir, .. } = &subject.kind else { return (Vec::new(), None) };
     let (links, listed) = symlinks_under(Path::new(dir));

@@ -120,7 +120,7 @@ pub fn reread(path: &str) -> Option<SourceText> {
 /// Lint's check of a skill folder, made on the thread that reads its `SKILL.md` (the tree
 /// walk's walker outside the roots, discovery's worker inside them,
 /// [`InPassWalked`](super::pass::InPassWalked)): the folder's symbolic links
-/// ([`check_symlinks`](super::bundle::check_symlinks)), walked first so that the check of its
+/// ([`check_symlinks_listed`](super::bundle::check_symlinks_listed)), walked first so that the check of its
 /// `SKILL.md` (trimmed as [`InPass`](super::pass::InPass) trims) answers "is it there" from
 /// the walk's listings. The subject holds it; [`unwrap_walked`](super::pass::unwrap_walked)
 /// takes the links out, and [`check_file`] the file's result.

@@ -56,7 +56,7 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
     })));
     let settings = &settings;
     // One index of neighbouring skill folders for the whole run: the walks of discovery, of the
-    // tree walk and of the fold below feed it, and the fold's searches read it.
+    // tree walk and of `lint_targets_with` feed it, and the searches made after them read it.
     let neighbours = check_opts.neighbours.clone();
     let tree_check = crate::lint::pass::TreeCheck { opts: check_opts, config: opts.config.clone() };
     let mut freeing = None;
