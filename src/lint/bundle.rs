@@ -316,7 +316,7 @@ impl Kept {
 
     /// The folder `name`'s walk, when one was kept: where it starts in the arena.
     fn find(&self, name: &str) -> Option<u32> {
-        self.at.get(&caseless_hash_exact(name)).copied().filter(|&at| at != COLLIDED)
+        self.at.get(&exact_hash(name)).copied().filter(|&at| at != COLLIDED)
     }
 
     /// The listing at `at`: its names (`None` when it cannot tell) and where the next part starts.
@@ -356,7 +356,7 @@ impl Kept {
 }
 
 /// A hash of a folder's name as it is spelt, to find its walk in [`Kept`].
-fn caseless_hash_exact(name: &str) -> u64 {
+fn exact_hash(name: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::hash::DefaultHasher::new();
     name.hash(&mut h);
@@ -519,7 +519,7 @@ impl Neighbours {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let Some(folders) = kept.get_mut(&parent) else { return };
         let at = u32::try_from(folders.arena.len()).unwrap_or(COLLIDED);
-        match folders.at.entry(caseless_hash_exact(entry)) {
+        match folders.at.entry(exact_hash(entry)) {
             std::collections::hash_map::Entry::Vacant(v) => {
                 v.insert(at);
                 folders.arena.extend(walk);

@@ -183,15 +183,7 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
     }
     // What the entries that are not skills say, read from the disk on every core (a root of
     // copied folders holds thousands of dangling `SKILL.md` links); taken below in entry order.
-    let on_disk: Vec<&crate::engine::discover::EntryReport> = root
-        .entries
-        .iter()
-        .filter(|e| match &e.outcome {
-            Outcome::Silent(SilentReason::Missing) => e.kind == Kind::Directory,
-            Outcome::Ignored | Outcome::SystemSkipped => true,
-            _ => false,
-        })
-        .collect();
+    let on_disk: Vec<&crate::engine::discover::EntryReport> = root.entries.iter().filter(|e| reads_disk(e)).collect();
     let mut read = crate::engine::discover::par_map(&on_disk, |e| {
         let mut out = Vec::new();
         match &e.outcome {
@@ -233,13 +225,24 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
                     format!("the harness {}, in the bundled root; dsh-skills does not read it", why.harness()),
                 ));
             }
-            Outcome::Silent(SilentReason::Missing) if e.kind != Kind::Directory => {}
             Outcome::Silent(SilentReason::Missing) | Outcome::Ignored | Outcome::SystemSkipped => {
-                t.findings.extend(read.next().unwrap_or_default());
+                if reads_disk(e) {
+                    t.findings.extend(read.next().unwrap_or_default());
+                }
             }
         }
     }
     reported
+}
+
+/// Whether what the entry `e` says is read from the disk ([`scan_root`]'s parallel pass): a
+/// folder without a `SKILL.md`, an ignored entry, `.system`.
+fn reads_disk(e: &crate::engine::discover::EntryReport) -> bool {
+    match &e.outcome {
+        Outcome::Silent(SilentReason::Missing) => e.kind == Kind::Directory,
+        Outcome::Ignored | Outcome::SystemSkipped => true,
+        _ => false,
+    }
 }
 
 /// `.system` in a root the harness skips it in, when it holds skills.
