@@ -191,6 +191,28 @@ static PROJECT_SECTIONS_SET: std::sync::LazyLock<aho_corasick::AhoCorasick> =
 static RESOURCE_DIR_FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
     std::sync::LazyLock::new(|| RESOURCE_DIRS.iter().map(|d| memchr::memmem::Finder::new(d.as_bytes())).collect());
 
+/// Where a body names a bundle folder (`scripts/`, …): the byte ranges of every occurrence, in
+/// order. Each ends at its own `/` and none holds another `/`, so no two overlap, and a line
+/// names one ([`names_resource_dir`]) exactly when an occurrence lies inside it.
+struct DirNames(Vec<Range<usize>>);
+
+impl DirNames {
+    fn of(body: &str) -> DirNames {
+        let mut all = Vec::new();
+        for (finder, dir) in RESOURCE_DIR_FINDERS.iter().zip(RESOURCE_DIRS) {
+            all.extend(finder.find_iter(body.as_bytes()).map(|at| at..at + dir.len()));
+        }
+        all.sort_unstable_by_key(|r| r.start);
+        DirNames(all)
+    }
+
+    /// Whether the text at `r` names a bundle folder: [`names_resource_dir`] of `&body[r]`.
+    fn within(&self, r: Range<usize>) -> bool {
+        let i = self.0.partition_point(|o| o.start < r.start);
+        self.0.get(i).is_some_and(|o| o.end <= r.end)
+    }
+}
+
 /// Lines longer than this are not scanned for references.
 const MAX_LINE: usize = 64 * 1024;
 
@@ -258,6 +280,7 @@ fn scan_with(body: &str, prefilter: bool) -> Scan {
     if !references {
         return out;
     }
+    let dirs = DirNames::of(body);
     let mut found: Vec<Found> = Vec::new();
     let mut refs = Vec::new();
     let mut take = |refs: &mut Vec<Reference>, code: bool, comment: bool, span: Option<usize>| {
@@ -267,7 +290,7 @@ fn scan_with(body: &str, prefilter: bool) -> Scan {
         let text = &body[line.range.clone()];
         // Lines longer than any prose (generated data, minified code) are not read for
         // references: the per-reference look-behind below stays bounded.
-        if text.len() > MAX_LINE || !names_resource_dir(text) {
+        if text.len() > MAX_LINE || !dirs.within(line.range.clone()) {
             continue;
         }
         let shell = SHELL_LANGS.contains(&md.langs[line.lang_index].as_str());
@@ -292,13 +315,17 @@ fn scan_with(body: &str, prefilter: bool) -> Scan {
         html(&body[h.clone()], h.start, &mut refs);
         take(&mut refs, false, false, None);
     }
-    // Prose: each line, outside what the parser says is code, a link, HTML or a definition.
+    // Prose: each line that names a bundle folder, outside what the parser says is code, a
+    // link, HTML or a definition.
     let mut next = 0;
-    while next < body.len() {
-        let start = next;
-        next = memchr::memchr(b'\n', &bytes[start..]).map_or(body.len(), |i| start + i + 1);
+    for o in &dirs.0 {
+        if o.start < next {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &bytes[..o.start]).map_or(0, |n| n + 1);
+        next = memchr::memchr(b'\n', &bytes[o.start..]).map_or(body.len(), |i| o.start + i + 1);
         let text = body[start..next].trim_end_matches(['\n', '\r']);
-        if text.len() > MAX_LINE || !names_resource_dir(text) || md.covered(start..start + text.len()) {
+        if text.len() > MAX_LINE || md.covered(start..start + text.len()) {
             continue;
         }
         prose_line(text, start, &|r: Range<usize>| md.masked(r), &mut refs);
@@ -385,7 +412,8 @@ fn is_project_heading(line: &str) -> bool {
 
 /// Whether `line` names one of the bundle's folders (`scripts/`, …): every bundled path does
 /// ([`bundled_path`]), so a line of code or prose without one holds none of the paths
-/// [`command`] and [`prose_line`] find.
+/// [`command`] and [`prose_line`] find. The scan asks [`DirNames`], made once per body.
+#[cfg(test)]
 fn names_resource_dir(line: &str) -> bool {
     let b = line.as_bytes();
     memchr::memchr_iter(b'/', b).any(|i| RESOURCE_DIRS.iter().any(|d| b[..=i].ends_with(d.as_bytes())))
@@ -732,6 +760,26 @@ mod tests {
     }
 
     use Evidence::{Instruction, Link, Mention};
+
+    #[test]
+    fn a_range_names_a_bundle_folder_when_its_text_does() {
+        // Folder names run together, inside longer words, doubled, cut by a line ending, and
+        // at both ends of the body.
+        let bodies = [
+            "scripts/a.py and references/b.md\nnone here\r\nmyscripts/x examples/scripts/y\n",
+            "templates//assets/\nreferences\n/scripts\nexamples/",
+            "a/b/c/d/\n\n\nassets/x.png assets/\r\n",
+            "no folder at all, only / slashes / and words",
+        ];
+        for body in bodies {
+            let dirs = DirNames::of(body);
+            for i in 0..=body.len() {
+                for j in i..=body.len() {
+                    assert_eq!(dirs.within(i..j), names_resource_dir(&body[i..j]), "{body:?}[{i}..{j}]");
+                }
+            }
+        }
+    }
 
     /// The prefiltered scan finds exactly what the full scan finds.
     fn same_with_prefilter(body: &str, what: &str) {
