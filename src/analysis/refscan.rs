@@ -243,11 +243,11 @@ pub fn scan(body: &str) -> Scan {
 /// Whether `body` can hold a reference at all, read in any way: every reference is a bundled
 /// path (it starts with one of [`RESOURCE_DIRS`]), an inline link's or image's destination
 /// (after `](`), a reference definition's (after `]:`), or an HTML `href=` or `src=` value
-/// (ASCII case ignored, as [`html`] reads them). A body with none of these needs no Markdown
-/// parse for its references.
-fn may_reference(body: &str) -> bool {
+/// (ASCII case ignored, as [`html`] reads them); `dirs` are where it names a bundle folder. A
+/// body with none of these needs no Markdown parse for its references.
+fn may_reference(body: &str, dirs: &DirNames) -> bool {
     let b = body.as_bytes();
-    if memchr::memchr(b'/', b).is_some() && RESOURCE_DIR_FINDERS.iter().any(|f| f.find(b).is_some()) {
+    if !dirs.0.is_empty() {
         return true;
     }
     if memchr::memchr_iter(b']', b).any(|i| matches!(b.get(i + 1), Some(b'(' | b':'))) {
@@ -270,7 +270,8 @@ fn may_fence(body: &str) -> bool {
 fn scan_with(body: &str, prefilter: bool) -> Scan {
     let mut out = Scan::default();
     let bytes = body.as_bytes();
-    let references = !prefilter || may_reference(body);
+    let dirs = DirNames::of(body);
+    let references = !prefilter || may_reference(body, &dirs);
     if !references && !may_fence(body) {
         return out;
     }
@@ -280,7 +281,6 @@ fn scan_with(body: &str, prefilter: bool) -> Scan {
     if !references {
         return out;
     }
-    let dirs = DirNames::of(body);
     let mut found: Vec<Found> = Vec::new();
     let mut refs = Vec::new();
     let mut take = |refs: &mut Vec<Reference>, code: bool, comment: bool, span: Option<usize>| {
@@ -825,7 +825,7 @@ mod tests {
             let body = text.strip_prefix("---\n").and_then(|t| t.find("\n---").map(|i| &t[i + 4..])).unwrap_or(text);
             for t in [text.as_str(), body] {
                 same_with_prefilter(t, path);
-                skipped += usize::from(!may_reference(t));
+                skipped += usize::from(!may_reference(t, &DirNames::of(t)));
             }
         }
         // The prefilter has work to skip (bodies without any reference shape).
