@@ -863,22 +863,25 @@ fn par_map_chunked<T: Sync, R: Send>(
         return items.iter().map(&f).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    // The workers read through the caller's overlay, if any (`dsh-skills diff`).
+    // The workers read through the caller's overlay, if any (`dsh-skills diff`), and remember
+    // the real paths of the folders they resolve (`nodefs::with_real_dirs`).
     let overlay = nodefs::current_overlay();
     let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
                     nodefs::with_overlay(overlay.clone(), || {
-                        let mut mine = Vec::new();
-                        loop {
-                            let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
-                            if start >= items.len() {
-                                break mine;
+                        nodefs::with_real_dirs(|| {
+                            let mut mine = Vec::new();
+                            loop {
+                                let start = next.fetch_add(chunk, std::sync::atomic::Ordering::Relaxed);
+                                if start >= items.len() {
+                                    break mine;
+                                }
+                                let end = (start + chunk).min(items.len());
+                                mine.push((start, items[start..end].iter().map(&f).collect()));
                             }
-                            let end = (start + chunk).min(items.len());
-                            mine.push((start, items[start..end].iter().map(&f).collect()));
-                        }
+                        })
                     })
                 })
             })

@@ -441,9 +441,149 @@ pub fn realpath(path: &str) -> Result<String, NodeError> {
             .map(|(real, _)| real)
             .map_err(|e| NodeError::from_io(&e, "realpath", path));
     }
+    #[cfg(unix)]
+    if let Some(real) = real_dirs::realpath(path) {
+        return real.map_err(|e| NodeError::from_io(&e, "realpath", path));
+    }
     std::fs::canonicalize(path)
         .map(|p| p.to_string_lossy().into_owned())
         .map_err(|e| NodeError::from_io(&e, "realpath", path))
+}
+
+/// `realpath(3)` with the real paths of the folders above remembered, while a scan's worker
+/// runs ([`with_real_dirs`]): glibc asks the disk about every name of a path (`readlink` of
+/// each, ten calls for a skill file ten folders deep, and again for the next file of the same
+/// folder); here a folder already resolved is not asked about again. Only the plain case is
+/// answered: an absolute path of plain names, links whose targets are plain names (a relative
+/// one may start with `..`), at most [`real_dirs::MAX_LINKS`] of them; anything else is left to
+/// `realpath(3)` itself. In the plain case glibc fails exactly when the `readlink` of a name
+/// (its real folder's path, then the name) fails other than with `EINVAL` ("not a link"), with
+/// that error (`suffix_requires_dir_check` never holds for plain names): so does this walk.
+#[cfg(unix)]
+mod real_dirs {
+    use std::collections::HashMap;
+
+    /// Links followed before the path is left to `realpath(3)` (which allows 40).
+    pub(super) const MAX_LINKS: usize = 8;
+
+    thread_local! {
+        /// Written path (a prefix of one asked about) → its real path, while a scan runs here.
+        static MEMO: std::cell::RefCell<Option<HashMap<String, String>>> = const { std::cell::RefCell::new(None) };
+    }
+
+    /// Run `f` with the memo in force on this thread (a scan's worker), dropped after it.
+    pub(super) fn with<R>(f: impl FnOnce() -> R) -> R {
+        let fresh = MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            m.is_none().then(|| *m = Some(HashMap::new())).is_some()
+        });
+        struct Clear(bool);
+        impl Drop for Clear {
+            fn drop(&mut self) {
+                if self.0 {
+                    MEMO.with(|m| m.borrow_mut().take());
+                }
+            }
+        }
+        let _clear = Clear(fresh);
+        f()
+    }
+
+    /// Whether `name` is a plain name: not empty, `.` or `..`.
+    fn plain(name: &str) -> bool {
+        !name.is_empty() && name != "." && name != ".."
+    }
+
+    /// Whether `path` is `/` followed by plain names joined by `/` (no trailing `/`).
+    fn plain_absolute(path: &str) -> bool {
+        path.strip_prefix('/').is_some_and(|rest| rest.split('/').all(plain))
+    }
+
+    /// The real path of `path` or glibc's error, when the memo is in force and the case is plain.
+    pub(super) fn realpath(path: &str) -> Option<std::io::Result<String>> {
+        MEMO.with(|m| m.borrow_mut().as_mut().and_then(|memo| resolve_in(memo, path)))
+    }
+
+    pub(super) fn resolve_in(memo: &mut HashMap<String, String>, path: &str) -> Option<std::io::Result<String>> {
+        if !plain_absolute(path) {
+            return None;
+        }
+        let mut todo = path.to_string();
+        let mut links = 0;
+        'restart: loop {
+            // The longest prefix already resolved, and where the rest starts.
+            let mut from = todo.len();
+            let mut resolved = String::new();
+            loop {
+                match todo[..from].rfind('/') {
+                    Some(0) | None => {
+                        from = 0;
+                        break;
+                    }
+                    Some(cut) => {
+                        if let Some(real) = memo.get(&todo[..cut]) {
+                            resolved.clone_from(real);
+                            from = cut;
+                            break;
+                        }
+                        from = cut;
+                    }
+                }
+            }
+            let mut at = from;
+            while at < todo.len() {
+                let end = todo[at + 1..].find('/').map_or(todo.len(), |i| at + 1 + i);
+                let candidate = format!("{resolved}{}", &todo[at..end]);
+                match std::fs::read_link(&candidate) {
+                    Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+                        // Folders only: a file's path is rarely asked about twice.
+                        if end < todo.len() {
+                            memo.insert(todo[..end].to_string(), candidate.clone());
+                        }
+                        resolved = candidate;
+                        at = end;
+                    }
+                    Err(e) => return Some(Err(e)),
+                    Ok(target) => {
+                        links += 1;
+                        if links > MAX_LINKS {
+                            return None;
+                        }
+                        let target = target.into_os_string().into_string().ok()?;
+                        let mut next = splice(&resolved, &target)?;
+                        next.push_str(&todo[end..]);
+                        todo = next;
+                        continue 'restart;
+                    }
+                }
+            }
+            return (!resolved.is_empty()).then_some(Ok(resolved));
+        }
+    }
+
+    /// Where a link in the real folder `resolved` (`""` for `/`) that reads `target` leads, when
+    /// the target is plain: an absolute path of plain names, or plain names after leading `..`.
+    fn splice(resolved: &str, target: &str) -> Option<String> {
+        if target.starts_with('/') {
+            return plain_absolute(target).then(|| target.to_string());
+        }
+        let mut base = resolved;
+        let mut rest = target;
+        while let Some(after) = rest.strip_prefix("../") {
+            base = &base[..base.rfind('/')?];
+            rest = after;
+        }
+        (rest.split('/').all(plain)).then(|| format!("{base}/{rest}"))
+    }
+}
+
+/// Run `f` with the real paths of folders remembered for `realpath` on this thread (a scan's
+/// worker: the disk is taken not to change under one scan). Elsewhere `realpath(3)` answers.
+pub fn with_real_dirs<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(unix)]
+    return real_dirs::with(f);
+    #[cfg(not(unix))]
+    f()
 }
 
 /// `fs.promises.stat` (follows symlinks).
@@ -704,6 +844,89 @@ fn basename(p: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The remembered walk answers as `realpath(3)` does, on trees of folders, files and links
+    /// of every kind (relative with `..`, absolute, chained, dangling, looping, to a file used as
+    /// a folder, to `.` and `..`), for every path of up to four names asked in one memo.
+    #[cfg(unix)]
+    #[test]
+    fn realpath_with_remembered_folders_is_glibcs() {
+        let names = ["a", "b", "c", "d"];
+        let (mut answered, mut through_links, mut failed) = (0, 0, 0);
+        let mut errors = std::collections::BTreeSet::new();
+        for seed in 0..24u64 {
+            let tmp = tempfile::tempdir().unwrap();
+            let top = std::fs::canonicalize(tmp.path()).unwrap().to_string_lossy().into_owned();
+            let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mut next = |n: u64| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 33) % n
+            };
+            // Two levels of nodes: a folder, a file, or a link to one of these targets.
+            let mut dirs = vec![top.clone()];
+            for depth in 0..2 {
+                let mut below = Vec::new();
+                for dir in &dirs {
+                    for name in names {
+                        let path = format!("{dir}/{name}");
+                        match next(6) {
+                            0..=2 => {
+                                std::fs::create_dir(&path).unwrap();
+                                below.push(path);
+                            }
+                            3 => std::fs::write(&path, "x").unwrap(),
+                            _ => {
+                                let other = names[next(4) as usize];
+                                let target = match next(9) {
+                                    0 => format!("../{other}"),
+                                    1 => format!("../../{other}/{}", names[next(4) as usize]),
+                                    2 => format!("{top}/{other}"),
+                                    3 => format!("{other}/x"),
+                                    4 => name.to_string(),
+                                    5 => "..".to_string(),
+                                    6 => ".".to_string(),
+                                    7 => format!("./{other}"),
+                                    _ => format!("{top}/{other}/../{other}"),
+                                };
+                                std::os::unix::fs::symlink(target, &path).unwrap();
+                            }
+                        }
+                    }
+                }
+                if depth == 0 {
+                    dirs = below;
+                }
+            }
+            let mut memo = std::collections::HashMap::new();
+            let mut paths = vec![top.clone()];
+            for _ in 0..4 {
+                let longer: Vec<String> =
+                    paths.iter().flat_map(|p| names.iter().map(move |n| format!("{p}/{n}"))).collect();
+                for path in &longer {
+                    let glibc = std::fs::canonicalize(path).map(|p| p.to_string_lossy().into_owned());
+                    match real_dirs::resolve_in(&mut memo, path) {
+                        Some(Ok(real)) => {
+                            assert_eq!(glibc.as_deref().ok(), Some(real.as_str()), "{path} (seed {seed})");
+                            answered += 1;
+                            through_links += usize::from(&real != path);
+                        }
+                        Some(Err(e)) => {
+                            let glibc = glibc.expect_err(path).raw_os_error();
+                            assert_eq!(e.raw_os_error(), glibc, "{path} (seed {seed})");
+                            failed += 1;
+                            errors.insert(glibc);
+                        }
+                        None => {}
+                    }
+                }
+                paths = longer;
+            }
+        }
+        // Paths answered, many through links, and errors of every plain kind (a missing name, a
+        // file taken for a folder, a dangling link).
+        assert!(answered > 200 && through_links > 50 && failed > 2000, "{answered} {through_links} {failed}");
+        assert!(errors.contains(&Some(libc::ENOENT)) && errors.contains(&Some(libc::ENOTDIR)), "{errors:?}");
+    }
 
     #[test]
     fn node_error_texts() {
