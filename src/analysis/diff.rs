@@ -249,14 +249,15 @@ impl Side {
                     path: c.path.clone(),
                     source: c.source.to_string(),
                     model_invocable: c.skill.invocation.model_invocable,
-                    provider: c.provider.clone(),
+                    provider: c.provider.to_string(),
                     resource_base: c.resource_base.clone(),
                     body: c.skill.content.clone(),
                 };
                 (c.skill.name.clone(), side)
             })
             .collect();
-        let path_of = |i: usize| snap.candidates[i].path.clone().unwrap_or_else(|| snap.candidates[i].provider.clone());
+        let path_of =
+            |i: usize| snap.candidates[i].path.clone().unwrap_or_else(|| snap.candidates[i].provider.to_string());
         let shadowed = snap
             .shadowed
             .iter()

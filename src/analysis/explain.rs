@@ -175,7 +175,7 @@ pub fn entry_label(snap: &Snapshot, c: &Candidate) -> String {
     match &c.path {
         Some(p) if Some(c.resource_base.as_str()) == root => basename(p),
         Some(_) => format!("{}/", basename(&c.resource_base)),
-        None => c.provider.clone(),
+        None => c.provider.to_string(),
     }
 }
 
@@ -206,7 +206,7 @@ pub fn loss_reason(snap: &Snapshot, l: &Candidate, w: &Candidate) -> String {
             "same rank {}: provider \"{}\" is registered before provider \"{}\"",
             l.rank, w.provider, l.provider
         );
-        if l.provider != w.provider && (l.provider == "dsh-badge" || w.provider == "dsh-badge") {
+        if l.provider != w.provider && (&*l.provider == "dsh-badge" || &*w.provider == "dsh-badge") {
             s.push_str(" (registration order between the bundled root and the badge is implementation-defined)");
         }
         return s;

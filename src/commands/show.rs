@@ -28,7 +28,7 @@ pub fn run(g: &GlobalArgs, args: &ShowArgs, settings: &Settings, env: &Environme
         ));
         return Err(UsageError(msg).into());
     };
-    if c.provider == "dsh-badge" && c.resource_base.is_empty() && (args.rendered || json) {
+    if &*c.provider == "dsh-badge" && c.resource_base.is_empty() && (args.rendered || json) {
         return Err(UsageError(
             "the dsh-badge skill is enabled but its installed package was not found, so its content is unknown here (see `dsh-skills list`)".into(),
         )

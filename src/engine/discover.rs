@@ -462,7 +462,8 @@ pub struct Candidate {
     pub skill: ParsedSkill,
     pub source: &'static str,
     pub rank: u32,
-    pub provider: String,
+    /// Shared by the provider's candidates (one string, not one per skill).
+    pub provider: std::sync::Arc<str>,
     /// Registration order of the provider (monotonic, from 0).
     pub provider_order: usize,
     /// Index in the provider's `list()` output.
@@ -697,6 +698,7 @@ pub fn scan_provider_with(
     // copies at the same time, the largest allocation of a large scan.
     scan.candidates.reserve_exact(counts.iter().sum());
     let mut processed: Vec<Option<Vec<EntryWork>>> = roots.iter().map(|_| None).collect();
+    let provider_name: std::sync::Arc<str> = provider.name.as_str().into();
     let mut listings: Vec<Option<RootListing>> = listings.into_iter().map(Some).collect();
     for root_index in 0..roots.len() {
         let root = roots[root_index].clone();
@@ -780,7 +782,7 @@ pub fn scan_provider_with(
                 _ => None,
             };
             let (outcome, locator) =
-                apply_entry(&report.root, work, root_index, provider, provider_order, &mut scan, log);
+                apply_entry(&report.root, work, root_index, &provider_name, provider_order, &mut scan, log);
             report.entries.push(EntryReport {
                 name: entry.name,
                 kind: entry.kind,
@@ -968,7 +970,7 @@ fn apply_entry(
     root: &Root,
     work: EntryWork,
     root_index: usize,
-    provider: &ResolvedProvider,
+    provider: &std::sync::Arc<str>,
     provider_order: usize,
     scan: &mut ProviderScan,
     log: &mut Vec<String>,
@@ -1004,7 +1006,7 @@ fn apply_entry(
                 skill,
                 source: root.source,
                 rank: root.rank,
-                provider: provider.name.clone(),
+                provider: provider.clone(),
                 provider_order,
                 local_order,
                 path: Some(path.clone()),

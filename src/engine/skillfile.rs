@@ -83,7 +83,8 @@ pub struct ParsedSkill {
     pub description: JsStr,
     pub when_to_use: Option<String>,
     pub invocation: Invocation,
-    pub metadata: Option<Value>,
+    /// Boxed: most skills have none, and a candidate is kept for each skill of a scan.
+    pub metadata: Option<Box<Value>>,
     /// The trimmed body (`body.trim()` with JavaScript whitespace).
     pub content: String,
     /// A hash of the whole file, when the scan was asked for one ([`ScanOptions::digest`]): the
@@ -225,7 +226,7 @@ pub fn validate_parsed(
     };
     let metadata = match data.get("metadata") {
         Some(v @ (Value::Object(_) | Value::Date(_) | Value::Buffer(_) | Value::Map(_) | Value::Set(_))) => {
-            Some(v.clone())
+            Some(Box::new(v.clone()))
         }
         _ => None,
     };

@@ -256,7 +256,7 @@ pub fn standing(
         Some(s) => {
             let w = &snap.candidates[s.winner];
             Standing::ShadowedBy {
-                path: w.path.clone().unwrap_or_else(|| w.provider.clone()),
+                path: w.path.clone().unwrap_or_else(|| w.provider.to_string()),
                 source: w.source.to_string(),
             }
         }
@@ -266,7 +266,7 @@ pub fn standing(
                 .iter()
                 .filter(|s| s.winner == index)
                 .map(|s| &snap.candidates[s.loser])
-                .map(|c| (c.path.clone().unwrap_or_else(|| c.provider.clone()), c.source.to_string()))
+                .map(|c| (c.path.clone().unwrap_or_else(|| c.provider.to_string()), c.source.to_string()))
                 .collect(),
         },
     };

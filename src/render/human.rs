@@ -587,7 +587,7 @@ pub fn show(snap: &Snapshot, c: &Candidate, found: &[(refs::Reference, RefStatus
         size.tokens,
         crate::analysis::tokens::TOKENIZER
     );
-    if let Some(m) = &c.skill.metadata {
+    if let Some(m) = c.skill.metadata.as_deref() {
         let json = serde_json::to_string(&crate::engine::yaml::ToJson::to_json(m)).unwrap_or_default();
         let _ = writeln!(o, "  {}{}", label(term, "metadata"), safe(&json));
     }

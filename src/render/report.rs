@@ -51,7 +51,7 @@ impl<'a> CandidateOut<'a> {
             description: &c.skill.description,
             when_to_use: c.skill.when_to_use.as_deref(),
             invocation: c.skill.invocation,
-            metadata: c.skill.metadata.as_ref().map(crate::engine::yaml::ToJson::to_json),
+            metadata: c.skill.metadata.as_deref().map(crate::engine::yaml::ToJson::to_json),
         }
     }
 }
