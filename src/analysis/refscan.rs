@@ -193,7 +193,7 @@ static RESOURCE_DIR_FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'sta
 
 /// Where a body names a bundle folder (`scripts/`, …): the byte ranges of every occurrence, in
 /// order. Each ends at its own `/` and none holds another `/`, so no two overlap, and a line
-/// names one ([`names_resource_dir`]) exactly when an occurrence lies inside it.
+/// names one exactly when an occurrence lies inside it.
 struct DirNames(Vec<Range<usize>>);
 
 impl DirNames {
@@ -206,7 +206,8 @@ impl DirNames {
         DirNames(all)
     }
 
-    /// Whether the text at `r` names a bundle folder: [`names_resource_dir`] of `&body[r]`.
+    /// Whether the text at `r` names a bundle folder (`names_resource_dir` of `&body[r]`, which
+    /// the tests compare it with).
     fn within(&self, r: Range<usize>) -> bool {
         let i = self.0.partition_point(|o| o.start < r.start);
         self.0.get(i).is_some_and(|o| o.end <= r.end)
