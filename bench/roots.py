@@ -13,7 +13,9 @@ robin, into the six roots of bench/run.py's layout under target/bench/roots-<N>/
 project's `.dsh/skills` and `.agents/skills`, a custom dir, the two personal roots and a
 bundled dir) until N skills are there: each pass over the sources is one more copy, its
 folders suffixed `-c<k>` and the `name:` line renamed to match (files over 1 MB are not
-copied). Then, with hyperfine, in the same run:
+copied). Then, in rounds that run each command once (alternating, so that a slow minute of a
+shared machine falls on every command alike; each time includes starting `sh`, about a
+millisecond), after two rounds of warm-up:
 
   - the floor: `find <tree> -name '*.md' -type f -print0 | xargs -0 cat > /dev/null`
   - `list --format json`, `catalog --quiet`, `lint --format json` and `lint` (human), with
@@ -60,8 +62,10 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -138,6 +142,21 @@ def peak_kb(cmd):
         return 0
 
 
+def alternate(cmds, runs, env, warmup=2):
+    """Wall-clock medians of `cmds`, run in rounds of one run each (the first command of a round
+    moving along), after `warmup` rounds: the VM's slow minutes fall on every command alike,
+    not on the one that hyperfine would be running back to back just then."""
+    times = {c: [] for c in cmds}
+    for r in range(warmup + runs):
+        for i in range(len(cmds)):
+            c = cmds[(r + i) % len(cmds)]
+            t0 = time.perf_counter()
+            subprocess.run(c, shell=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if r >= warmup:
+                times[c].append(time.perf_counter() - t0)
+    return {c: statistics.median(t) for c, t in times.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--from", dest="sources", nargs="+", required=True, help="trees to copy skill folders from")
@@ -151,8 +170,6 @@ def main():
     if args.bin:
         BIN = os.path.abspath(args.bin)
         args.no_build = True
-    if not shutil.which("hyperfine"):
-        sys.exit("bench: hyperfine is required (apt-get install hyperfine)")
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked"], cwd=REPO, check=True)
     tree = os.path.join(REPO, "target", "bench", f"roots-{args.skills}")
@@ -172,10 +189,10 @@ def main():
         other = os.path.abspath(args.against)
         cmds["lint-json-against"] = f"{other} lint --format json {f} > /dev/null"
         cmds["lint-against"] = f"{other} lint {f} > /dev/null"
-    export = os.path.join(tree, "..", f"roots-{args.skills}-hyperfine.json")
-    subprocess.run(["hyperfine", "--warmup", "2", "--runs", str(args.runs), "-i", "--export-json", export,
-                    *cmds.values()], env=env, check=True, stdout=subprocess.DEVNULL)
-    results = {r["command"]: r["median"] for r in json.load(open(export))["results"]}
+    results = alternate(list(cmds.values()), args.runs, env)
+    export = os.path.join(tree, "..", f"roots-{args.skills}-times.json")
+    with open(export, "w") as fh:
+        json.dump({"command": cmds, "median_seconds": {n: results[c] for n, c in cmds.items()}}, fh, indent=1)
     floor = results[cmds["floor"]]
     print(f"{args.skills} skills copied from {', '.join(args.sources)} into six roots")
     print(f"{'command':<18} {'median':>9} {'x floor':>8} {'peak RSS':>9}")
