@@ -473,9 +473,14 @@ mod real_dirs {
 
     /// Run `f` with the memo in force on this thread (a scan's worker), dropped after it.
     pub(super) fn with<R>(f: impl FnOnce() -> R) -> R {
+        // A nested call keeps the memo in force and leaves it to the outer one to drop.
         let fresh = MEMO.with(|m| {
             let mut m = m.borrow_mut();
-            m.is_none().then(|| *m = Some(HashMap::new())).is_some()
+            let fresh = m.is_none();
+            if fresh {
+                *m = Some(HashMap::new());
+            }
+            fresh
         });
         struct Clear(bool);
         impl Drop for Clear {
@@ -511,26 +516,17 @@ mod real_dirs {
         let mut todo = path.to_string();
         let mut links = 0;
         'restart: loop {
-            // The longest prefix already resolved, and where the rest starts.
-            let mut from = todo.len();
-            let mut resolved = String::new();
-            loop {
-                match todo[..from].rfind('/') {
-                    Some(0) | None => {
-                        from = 0;
-                        break;
-                    }
-                    Some(cut) => {
-                        if let Some(real) = memo.get(&todo[..cut]) {
-                            resolved.clone_from(real);
-                            from = cut;
-                            break;
-                        }
-                        from = cut;
-                    }
+            // The longest prefix already resolved (else `/`), and where the rest starts.
+            let (mut resolved, mut at) = (String::new(), 0);
+            let mut cut = todo.len();
+            while let Some(c) = todo[..cut].rfind('/').filter(|&c| c > 0) {
+                if let Some(real) = memo.get(&todo[..c]) {
+                    resolved.clone_from(real);
+                    at = c;
+                    break;
                 }
+                cut = c;
             }
-            let mut at = from;
             while at < todo.len() {
                 let end = todo[at + 1..].find('/').map_or(todo.len(), |i| at + 1 + i);
                 let candidate = format!("{resolved}{}", &todo[at..end]);
