@@ -677,16 +677,16 @@ pub fn scan_provider_with(
         };
         (listing, root_log)
     };
-    let listings: Vec<RootListing> = match memo.as_deref_mut() {
+    let mut listings: Vec<RootListing> = match memo.as_deref_mut() {
         Some(memo) => memo.listings(&roots, list_root),
         None => par_map_each(&roots, list_root),
     };
-    // Then the entries are read and parsed on all cores, a batch of roots at a time, and their
-    // results applied root by root in the harness's order: warnings, candidates and the point
-    // where a provider failure stops the scan come out as its sequential loop makes them.
-    // Batches hold up to `BATCH` entries: small roots share one parallel pass, and a large
-    // tree keeps only about one root's intermediate results in memory at once.
-    const BATCH: usize = 1024;
+    // Then the entries are read and parsed on all cores, and their results applied root by root
+    // in the harness's order as they come: warnings, candidates and the point where a provider
+    // failure stops the scan come out as its sequential loop makes them. The cores read ahead of
+    // what is applied by at most `WINDOW` entries, so a large tree keeps only that many entries'
+    // intermediate results in memory at once, and no core waits for a root to be applied.
+    const WINDOW: usize = 1024;
     let counts: Vec<usize> = listings
         .iter()
         .map(|(listing, _)| match listing {
@@ -697,102 +697,115 @@ pub fn scan_provider_with(
     // Room for every entry's candidate at once: a list grown by doubling holds its old and new
     // copies at the same time, the largest allocation of a large scan.
     scan.candidates.reserve_exact(counts.iter().sum());
-    let mut processed: Vec<Option<Vec<EntryWork>>> = roots.iter().map(|_| None).collect();
     let provider_name: std::sync::Arc<str> = provider.name.as_str().into();
-    let mut listings: Vec<Option<RootListing>> = listings.into_iter().map(Some).collect();
-    for root_index in 0..roots.len() {
-        let root = roots[root_index].clone();
-        let root_type = RootType::of(&root.path);
-        let mut report = RootReport {
-            root,
-            root_type,
-            status: RootStatus::Scanned,
-            entries: Vec::new(),
-            non_utf8: Vec::new(),
-            blank_entries: Vec::new(),
-        };
-        if scan.error.is_some() {
-            report.status = RootStatus::NotReached;
-            scan.roots.push(report);
-            continue;
+    // Every root's entries, in order, each with its root's place; the listings keep the rest.
+    let mut work: Vec<(usize, Entry)> = Vec::with_capacity(counts.iter().sum());
+    for (i, (listing, _)) in listings.iter_mut().enumerate() {
+        if let Ok(Listing::Entries { entries, .. }) = listing {
+            work.extend(std::mem::take(entries).into_iter().map(|e| (i, e)));
         }
-        if processed[root_index].is_none() {
-            // Start a batch here: this root and the following ones while they fit.
-            let mut end = root_index + 1;
-            let mut size = counts[root_index];
-            while end < counts.len() && size + counts[end] <= BATCH {
-                size += counts[end];
-                end += 1;
-            }
-            let work: Vec<(usize, &Entry)> = (root_index..end)
-                .flat_map(|i| match listings[i].as_ref().map(|(listing, _)| listing) {
-                    Some(Ok(Listing::Entries { entries, .. })) => entries.iter().map(|e| (i, e)).collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            let results = match memo.as_deref_mut() {
-                Some(memo) => memo.entries(&roots, &work, |(i, entry)| process_entry(&roots[*i], entry, options)),
-                None => par_map(&work, |(i, entry)| process_entry(&roots[*i], entry, options)),
+    }
+    let read = |(i, entry): &(usize, Entry)| process_entry(&roots[*i], entry, options);
+    // Each root's listing is applied with its entries and their results, taken from `results`
+    // in order; a root never reached takes none.
+    let apply = |results: &mut dyn Iterator<Item = ((usize, Entry), EntryWork)>| {
+        for (root_index, (listing, root_log)) in listings.into_iter().enumerate() {
+            let root = roots[root_index].clone();
+            let root_type = RootType::of(&root.path);
+            let mut report = RootReport {
+                root,
+                root_type,
+                status: RootStatus::Scanned,
+                entries: Vec::new(),
+                non_utf8: Vec::new(),
+                blank_entries: Vec::new(),
             };
-            let mut results = results.into_iter();
-            for (i, slot) in processed.iter_mut().enumerate().take(end).skip(root_index) {
-                slot.replace(results.by_ref().take(counts[i]).collect());
-            }
-        }
-        let (listing, root_log) = listings[root_index].take().expect("each root is applied once");
-        log.extend(root_log);
-        let entries = match listing {
-            Ok(Listing::Absent) => {
-                report.status = RootStatus::Absent;
-                scan.roots.push(report);
-                continue;
-            }
-            Ok(Listing::BlankEntry { paths }) => {
-                scan.notes.push(format!(
-                    "every skill in {} is ignored: the entry {:?} has a name made only of white space, \
-                     which the harness's filesystem service refuses, so it treats the whole root as absent; \
-                     rename or remove that entry",
-                    report.root.path,
-                    paths.first().map_or("", String::as_str)
-                ));
-                report.blank_entries = paths;
-                report.status = RootStatus::Absent;
-                scan.roots.push(report);
-                continue;
-            }
-            Ok(Listing::Entries { entries, non_utf8 }) => {
-                report.non_utf8 = non_utf8;
-                entries
-            }
-            Err(e) => {
-                report.status = RootStatus::Failed;
-                scan.error = Some(e);
-                scan.roots.push(report);
-                continue;
-            }
-        };
-        let results = processed[root_index].take().unwrap_or_default();
-        report.entries.reserve_exact(entries.len());
-        for (entry, mut work) in entries.into_iter().zip(results) {
             if scan.error.is_some() {
-                break;
+                report.status = RootStatus::NotReached;
+                scan.roots.push(report);
+                continue;
             }
-            let checked = match &mut work {
-                EntryWork::Read(w) => w.checked.take(),
-                _ => None,
-            };
-            let (outcome, locator) =
-                apply_entry(&report.root, work, root_index, &provider_name, provider_order, &mut scan, log);
-            report.entries.push(EntryReport {
-                name: entry.name,
-                kind: entry.kind,
-                path: entry.path,
-                locator,
-                outcome,
-                checked,
-            });
+            log.extend(root_log);
+            match listing {
+                Ok(Listing::Absent) => {
+                    report.status = RootStatus::Absent;
+                    scan.roots.push(report);
+                    continue;
+                }
+                Ok(Listing::BlankEntry { paths }) => {
+                    scan.notes.push(format!(
+                        "every skill in {} is ignored: the entry {:?} has a name made only of white space, \
+                         which the harness's filesystem service refuses, so it treats the whole root as absent; \
+                         rename or remove that entry",
+                        report.root.path,
+                        paths.first().map_or("", String::as_str)
+                    ));
+                    report.blank_entries = paths;
+                    report.status = RootStatus::Absent;
+                    scan.roots.push(report);
+                    continue;
+                }
+                Ok(Listing::Entries { non_utf8, .. }) => report.non_utf8 = non_utf8,
+                Err(e) => {
+                    report.status = RootStatus::Failed;
+                    scan.error = Some(e);
+                    scan.roots.push(report);
+                    continue;
+                }
+            }
+            report.entries.reserve_exact(counts[root_index]);
+            for _ in 0..counts[root_index] {
+                if scan.error.is_some() {
+                    break;
+                }
+                let Some(((_, entry), mut work)) = results.next() else { break };
+                let checked = match &mut work {
+                    EntryWork::Read(w) => w.checked.take(),
+                    _ => None,
+                };
+                let (outcome, locator) =
+                    apply_entry(&report.root, work, root_index, &provider_name, provider_order, &mut scan, log);
+                report.entries.push(EntryReport {
+                    name: entry.name,
+                    kind: entry.kind,
+                    path: entry.path,
+                    locator,
+                    outcome,
+                    checked,
+                });
+            }
+            scan.roots.push(report);
         }
-        scan.roots.push(report);
+    };
+    match memo {
+        // The memo reads what changed a batch of roots at a time, when the first of them is
+        // reached: up to `WINDOW` entries, the following roots while they fit.
+        Some(memo) => {
+            let mut next_root = 0;
+            let mut pending = work.into_iter();
+            let mut batch = Vec::new().into_iter();
+            let mut results = std::iter::from_fn(|| {
+                loop {
+                    if let Some(done) = batch.next() {
+                        return Some(done);
+                    }
+                    let first = (next_root..counts.len()).find(|&i| counts[i] > 0)?;
+                    let (mut end, mut size) = (first + 1, counts[first]);
+                    while end < counts.len() && size + counts[end] <= WINDOW {
+                        size += counts[end];
+                        end += 1;
+                    }
+                    next_root = end;
+                    let items: Vec<(usize, Entry)> = pending.by_ref().take(size).collect();
+                    let refs: Vec<(usize, &Entry)> = items.iter().map(|(i, e)| (*i, e)).collect();
+                    let made = memo.entries(&roots, &refs, |(i, entry)| process_entry(&roots[*i], entry, options));
+                    drop(refs);
+                    batch = items.into_iter().zip(made).collect::<Vec<_>>().into_iter();
+                }
+            });
+            apply(&mut results);
+        }
+        None => par_stream(work, WINDOW, read, apply),
     }
     if scan.error.is_some() {
         scan.discarded = std::mem::take(&mut scan.candidates);
@@ -892,6 +905,148 @@ fn par_map_chunked<T: Sync, R: Send>(
     });
     parts.sort_by_key(|(start, _)| *start);
     parts.into_iter().flat_map(|(_, v)| v).collect()
+}
+
+/// `f` over `items` on every available core, with each item and its result handed to `consume`
+/// in input order as they are made: `consume` reads an iterator that waits for the next one, so
+/// it works on the first results while the cores make the following ones. The cores make at
+/// most `window` results ahead of what `consume` took (memory stays bounded), and none after
+/// `consume` returns (what it left is not made). Items are handed out sixteen at a time; fewer
+/// than 32 items run on the calling thread, as `consume` takes them.
+pub fn par_stream<T: Send, R: Send, O>(
+    items: Vec<T>,
+    window: usize,
+    f: impl Fn(&T) -> R + Sync,
+    consume: impl FnOnce(&mut dyn Iterator<Item = (T, R)>) -> O,
+) -> O {
+    const CHUNK: usize = 16;
+    let len = items.len();
+    let workers = cores().min(8).min(len.div_ceil(CHUNK));
+    if workers < 2 || len < 32 {
+        return consume(&mut items.into_iter().map(|t| {
+            let r = f(&t);
+            (t, r)
+        }));
+    }
+    let window = window.max(CHUNK);
+    // Each chunk's items, taken by the worker that makes its results and handed on with them.
+    let mut items = items.into_iter();
+    let chunks: Vec<std::sync::Mutex<Vec<T>>> =
+        std::iter::from_fn(|| Some(items.by_ref().take(CHUNK).collect::<Vec<T>>()).filter(|c| !c.is_empty()))
+            .map(std::sync::Mutex::new)
+            .collect();
+    let stream = Stream {
+        state: std::sync::Mutex::new(StreamState { made: Default::default(), taken: 0, stop: false, panic: None }),
+        made: std::sync::Condvar::new(),
+        room: std::sync::Condvar::new(),
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let overlay = nodefs::current_overlay();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                nodefs::with_overlay(overlay.clone(), || {
+                    nodefs::with_real_dirs(|| {
+                        loop {
+                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(chunk) = chunks.get(k) else { break };
+                            {
+                                let mut s = stream.lock();
+                                while !s.stop && k * CHUNK >= s.taken + window {
+                                    s = stream.room.wait(s).unwrap_or_else(|e| e.into_inner());
+                                }
+                                if s.stop {
+                                    break;
+                                }
+                            }
+                            let mine = std::mem::take(&mut *chunk.lock().unwrap_or_else(|e| e.into_inner()));
+                            let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                mine.into_iter()
+                                    .map(|t| {
+                                        let r = f(&t);
+                                        (t, r)
+                                    })
+                                    .collect::<Vec<(T, R)>>()
+                            }));
+                            let mut s = stream.lock();
+                            match made {
+                                Ok(made) => {
+                                    s.made.insert(k, made);
+                                }
+                                Err(panic) => {
+                                    s.panic = Some(panic);
+                                    s.stop = true;
+                                    stream.room.notify_all();
+                                }
+                            }
+                            stream.made.notify_all();
+                        }
+                    })
+                })
+            });
+        }
+        // Whatever way `consume` ends (returning, or a panic), the workers stop.
+        struct Stop<'s, T, R>(&'s Stream<T, R>);
+        impl<T, R> Drop for Stop<'_, T, R> {
+            fn drop(&mut self) {
+                self.0.lock().stop = true;
+                self.0.room.notify_all();
+            }
+        }
+        let _stop = Stop(&stream);
+        let mut k = 0;
+        let mut current = Vec::new().into_iter();
+        let mut taken = std::iter::from_fn(|| {
+            loop {
+                if let Some(done) = current.next() {
+                    return Some(done);
+                }
+                if k == chunks.len() {
+                    return None;
+                }
+                let mut s = stream.lock();
+                loop {
+                    if let Some(panic) = s.panic.take() {
+                        drop(s);
+                        std::panic::resume_unwind(panic);
+                    }
+                    if let Some(made) = s.made.remove(&k) {
+                        k += 1;
+                        s.taken = k * CHUNK;
+                        stream.room.notify_all();
+                        current = made.into_iter();
+                        break;
+                    }
+                    s = stream.made.wait(s).unwrap_or_else(|e| e.into_inner());
+                }
+            }
+        });
+        consume(&mut taken)
+    })
+}
+
+/// What [`par_stream`]'s workers and its consumer share.
+struct Stream<T, R> {
+    state: std::sync::Mutex<StreamState<T, R>>,
+    /// A chunk was made (or a worker panicked).
+    made: std::sync::Condvar,
+    /// The consumer took a chunk (or the workers are to stop).
+    room: std::sync::Condvar,
+}
+
+struct StreamState<T, R> {
+    /// Chunks made and not taken yet, by their place.
+    made: std::collections::HashMap<usize, Vec<(T, R)>>,
+    /// How many items the consumer took.
+    taken: usize,
+    stop: bool,
+    panic: Option<Box<dyn std::any::Any + Send>>,
+}
+
+impl<T, R> Stream<T, R> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, StreamState<T, R>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// What reading and parsing one entry produced, before any of it is logged.
@@ -1020,5 +1175,79 @@ fn apply_entry(
             log.push(rejection.warning(&path));
             (Outcome::Warned { warning: log.len() - 1, rejection: Some(Box::new(rejection)) }, Some(path))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::par_stream;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Every item and its result, in input order, whatever the length and the window.
+    #[test]
+    fn par_stream_hands_on_every_result_in_order() {
+        for len in [0, 1, 31, 32, 33, 100, 1000, 5000] {
+            for window in [1, 16, 64, 1024] {
+                let items: Vec<usize> = (0..len).collect();
+                let got: Vec<(usize, usize)> = par_stream(items, window, |&i| i * 3, |r| r.collect());
+                let want: Vec<(usize, usize)> = (0..len).map(|i| (i, i * 3)).collect();
+                assert_eq!(got, want, "{len} items, window {window}");
+            }
+        }
+    }
+
+    /// The workers make at most about `window` results ahead of what the consumer took, and stop
+    /// when it returns.
+    #[test]
+    fn par_stream_stays_within_its_window_and_stops_with_its_consumer() {
+        let (made, taken, ahead) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+        let window = 64;
+        let n = 20_000;
+        let first: Vec<usize> = par_stream(
+            (0..n).collect(),
+            window,
+            |&i| {
+                let m = made.fetch_add(1, Ordering::SeqCst) + 1;
+                ahead.fetch_max(m.saturating_sub(taken.load(Ordering::SeqCst)), Ordering::SeqCst);
+                std::thread::yield_now();
+                i
+            },
+            |r| {
+                r.take(5_000)
+                    .map(|(i, _)| {
+                        taken.fetch_add(1, Ordering::SeqCst);
+                        i
+                    })
+                    .collect()
+            },
+        );
+        assert_eq!(first, (0..5_000).collect::<Vec<_>>());
+        // A chunk is started only below `taken + window`; each of at most 8 workers holds one.
+        let bound = window + 16 * 8;
+        assert!(ahead.load(Ordering::SeqCst) <= bound, "{} made ahead", ahead.load(Ordering::SeqCst));
+        assert!(made.load(Ordering::SeqCst) <= 5_000 + bound, "{} made", made.load(Ordering::SeqCst));
+    }
+
+    /// A panic while making a result reaches the caller (and no thread is left waiting).
+    #[test]
+    fn par_stream_passes_a_panic_on() {
+        let caught = std::panic::catch_unwind(|| {
+            par_stream(
+                (0..1000).collect::<Vec<usize>>(),
+                32,
+                |&i| {
+                    assert!(i != 500, "item 500");
+                    i
+                },
+                |r| r.count(),
+            )
+        });
+        let panic = caught.expect_err("the panic reaches the caller");
+        let text = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        assert!(text.contains("item 500"), "{text}");
     }
 }
