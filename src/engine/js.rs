@@ -158,12 +158,52 @@ pub fn is_skill_name(name: &str) -> bool {
 /// `a < b` on JavaScript strings: UTF-16 code-unit order (what the harness calls
 /// `compareCodePoints`). For the names that reach it (`[a-z0-9-]`) this is byte order.
 pub fn compare_code_units(a: &str, b: &str) -> std::cmp::Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    // UTF-8 byte order is code point order, which is code-unit order unless the first
+    // difference is between two characters past U+007F (a character past U+FFFF is two
+    // surrogates, below U+E000). Where the bytes first differ, both strings are at the start of
+    // a character (their equal prefix decodes alike), so an ASCII byte on either side decides.
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    match x.iter().zip(y).position(|(p, q)| p != q) {
+        None => x.len().cmp(&y.len()),
+        Some(at) if x[at] < 0x80 || y[at] < 0x80 => x[at].cmp(&y[at]),
+        Some(_) => a.encode_utf16().cmp(b.encode_utf16()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-order shortcut agrees with UTF-16 order, on every pair of short strings made of
+    /// characters around the places where the orders part.
+    #[test]
+    fn code_unit_order_is_utf16s() {
+        let chars = [
+            'a',
+            'z',
+            '\u{7f}',
+            '\u{80}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{ffff}',
+            '\u{10000}',
+            '\u{10ffff}',
+        ];
+        let mut strings = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> =
+                strings.iter().flat_map(|s| chars.iter().map(move |c| format!("{s}{c}"))).collect();
+            strings.extend(longer);
+            strings.dedup();
+        }
+        for a in &strings {
+            for b in &strings {
+                assert_eq!(compare_code_units(a, b), a.encode_utf16().cmp(b.encode_utf16()), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn whitespace_set_is_javascripts() {

@@ -28,9 +28,12 @@ pub struct Merge {
 /// `collectLayer` + `snapshot`: `candidates` must be in collection order (provider by provider,
 /// each in its own output order). Shadow warnings are appended to `log`.
 pub fn merge(candidates: &[Candidate], log: &mut Vec<String>) -> Merge {
-    let mut order: Vec<usize> = (0..candidates.len()).collect();
-    // A stable sort, as V8's Array.prototype.sort is.
-    order.sort_by_key(|&i| (candidates[i].rank, candidates[i].provider_order, candidates[i].local_order));
+    // A stable sort, as V8's Array.prototype.sort is (each candidate's place breaks ties), on
+    // keys read once.
+    let mut keyed: Vec<(u32, usize, usize, usize)> =
+        candidates.iter().enumerate().map(|(i, c)| (c.rank, c.provider_order, c.local_order, i)).collect();
+    keyed.sort_unstable();
+    let order: Vec<usize> = keyed.into_iter().map(|k| k.3).collect();
     let mut first: crate::engine::Map<&str, usize> = crate::engine::Map::default();
     let mut merge = Merge::default();
     for &i in &order {
