@@ -240,10 +240,10 @@ pub fn advise_siblings(findings: &mut [Finding], neighbours: &Neighbours) {
 /// which of its folders hold each name at their top level: built once per folder and lint run,
 /// so that each broken reference looks into the folders that have its first component instead
 /// of every folder (a stat per folder per reference made large roots quadratic). The skill
-/// folders' own walks ([`symlinks_under`]) are kept for it ([`Kept`]) from the first search in
-/// their folder on, so a folder is listed once per run; a folder walked before that (or not a
-/// skill) is listed when the index is made, and the directories below the folders that
-/// references point into are listed once per run too.
+/// folders' own walks ([`symlinks_under`]) are kept for it ([`Kept`]): a harness root's from the
+/// start, a collection's folder's from the first search in it on, so a folder is listed once
+/// per run; a folder walked before that (or not a skill) is listed when the index is made, and
+/// the directories below the folders that references point into are listed once per run too.
 #[derive(Debug, Default)]
 pub struct Neighbours {
     /// Folder → its index, built by the first caller that needs it while the others wait.
@@ -510,14 +510,31 @@ impl Neighbours {
     /// What the walk of `subject`'s folder listed, kept when a search in its parent is pending
     /// and the parent's index is not made yet (dropped otherwise).
     pub fn offer(&self, subject: &Subject, listed: Listed) {
+        self.keep(subject, listed, false);
+    }
+
+    /// [`Neighbours::offer`] for a skill folder of a harness root, kept whether or not a search
+    /// in the root is pending yet: a root is one large folder, where the first broken reference
+    /// may come after most of its folders were walked (they would be listed again for its
+    /// index). A few dozen bytes a folder, dropped with the indexes; a collection's many small
+    /// folders keep [`Neighbours::offer`]'s rule.
+    pub fn offer_from_root(&self, subject: &Subject, listed: Listed) {
+        self.keep(subject, listed, true);
+    }
+
+    fn keep(&self, subject: &Subject, listed: Listed, always: bool) {
         let SubjectKind::Bundle { dir, entry } = &subject.kind else { return };
         let parent = platform::dirname(dir);
-        if !self.kept.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&parent) {
+        if !always && !self.kept.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&parent) {
             return;
         }
         let walk = Kept::encode(listed);
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(folders) = kept.get_mut(&parent) else { return };
+        let folders = match kept.get_mut(&parent) {
+            Some(folders) => folders,
+            None if always => kept.entry(parent).or_default(),
+            None => return,
+        };
         let at = u32::try_from(folders.arena.len()).unwrap_or(COLLIDED);
         match folders.at.entry(exact_hash(entry)) {
             std::collections::hash_map::Entry::Vacant(v) => {

@@ -41,7 +41,7 @@ impl crate::engine::discover::FileCheck for InPassWalked {
         let (links, listed) = super::bundle::check_symlinks_listed(&subject);
         let mut result = super::check::check_bytes_listed(&subject, file.bytes, file.yaml, opts, listed.as_ref());
         if let Some(listed) = listed {
-            opts.neighbours.offer(&subject, listed);
+            opts.neighbours.offer_from_root(&subject, listed);
         }
         keep_what_lint_needs(&mut result, &subject.path, config, &opts.compat);
         Box::new(Walked { result, links })
