@@ -47,11 +47,23 @@ pub fn entry_subject(
     path: String,
     checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
 ) -> Subject {
-    let kind = match entry.kind {
+    entry_subject_of(root, entry.kind, &entry.name, &entry.path, path, checked)
+}
+
+/// [`entry_subject`], from the entry's kind, name and path.
+pub fn entry_subject_of(
+    root: &crate::engine::discover::Root,
+    kind: crate::engine::nodefs::Kind,
+    name: &str,
+    entry_path: &str,
+    path: String,
+    checked: Option<std::sync::Arc<crate::engine::discover::Checked>>,
+) -> Subject {
+    let kind = match kind {
         crate::engine::nodefs::Kind::Directory => {
-            SubjectKind::Bundle { dir: entry.path.clone(), entry: entry.name.clone() }
+            SubjectKind::Bundle { dir: entry_path.to_string(), entry: name.to_string() }
         }
-        _ => SubjectKind::Flat { root: root.path.clone(), entry: entry.name.clone() },
+        _ => SubjectKind::Flat { root: root.path.clone(), entry: name.to_string() },
     };
     Subject { path, kind, node_mode: root.trusted_host, checked }
 }

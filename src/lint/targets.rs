@@ -3,7 +3,7 @@
 
 use super::check::{Subject, SubjectKind};
 use super::{Finding, Severity};
-use crate::engine::discover::{Entry, Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
+use crate::engine::discover::{Environment, Outcome, ProviderConfig, RootReport, RootStatus, SilentReason};
 use crate::engine::nodefs::Kind;
 use crate::engine::platform::{self, inside};
 use crate::engine::snapshot::{ProviderRun, Settings, Snapshot};
@@ -198,8 +198,14 @@ fn scan_root(root: &RootReport, provider: &str, error: Option<String>, t: &mut T
         let locator = e.locator.clone().unwrap_or_else(|| e.path.clone());
         match &e.outcome {
             Outcome::Candidate(_) | Outcome::Warned { .. } => {
-                let entry = Entry { name: e.name.clone(), kind: e.kind, path: e.path.clone(), key: None };
-                t.add(subject(&root.root, &entry, locator, e.checked.clone()));
+                t.add(super::subject::entry_subject_of(
+                    &root.root,
+                    e.kind,
+                    &e.name,
+                    &e.path,
+                    locator,
+                    e.checked.clone(),
+                ));
             }
             Outcome::FailedProvider => {
                 let err = error.clone().unwrap_or_default();
