@@ -920,6 +920,7 @@ pub fn par_stream<T: Send, R: Send, O>(
     consume: impl FnOnce(&mut dyn Iterator<Item = (T, R)>) -> O,
 ) -> O {
     const CHUNK: usize = 16;
+    const WAKE_AFTER: usize = 8;
     let len = items.len();
     let workers = cores().min(8).min(len.div_ceil(CHUNK));
     if workers < 2 || len < 32 {
@@ -936,7 +937,14 @@ pub fn par_stream<T: Send, R: Send, O>(
             .map(std::sync::Mutex::new)
             .collect();
     let stream = Stream {
-        state: std::sync::Mutex::new(StreamState { made: Default::default(), taken: 0, stop: false, panic: None }),
+        state: std::sync::Mutex::new(StreamState {
+            made: Default::default(),
+            taken: 0,
+            stop: false,
+            panic: None,
+            wanted: None,
+            blocked: 0,
+        }),
         made: std::sync::Condvar::new(),
         room: std::sync::Condvar::new(),
     };
@@ -953,7 +961,9 @@ pub fn par_stream<T: Send, R: Send, O>(
                             {
                                 let mut s = stream.lock();
                                 while !s.stop && k * CHUNK >= s.taken + window {
+                                    s.blocked += 1;
                                     s = stream.room.wait(s).unwrap_or_else(|e| e.into_inner());
+                                    s.blocked -= 1;
                                 }
                                 if s.stop {
                                     break;
@@ -972,14 +982,18 @@ pub fn par_stream<T: Send, R: Send, O>(
                             match made {
                                 Ok(made) => {
                                     s.made.insert(k, made);
+                                    // The consumer is woken once the chunks it waits for are made.
+                                    if s.wanted.as_ref().is_some_and(|w| w.clone().all(|c| s.made.contains_key(&c))) {
+                                        stream.made.notify_one();
+                                    }
                                 }
                                 Err(panic) => {
                                     s.panic = Some(panic);
                                     s.stop = true;
                                     stream.room.notify_all();
+                                    stream.made.notify_one();
                                 }
                             }
-                            stream.made.notify_all();
                         }
                     })
                 })
@@ -1013,11 +1027,18 @@ pub fn par_stream<T: Send, R: Send, O>(
                     if let Some(made) = s.made.remove(&k) {
                         k += 1;
                         s.taken = k * CHUNK;
-                        stream.room.notify_all();
+                        if s.blocked > 0 {
+                            stream.room.notify_all();
+                        }
                         current = made.into_iter();
                         break;
                     }
+                    // Woken when the next few chunks are all made (as many as the window lets the
+                    // workers start), not for each: the consumer keeps up easily, and each wake
+                    // is two switches of a core.
+                    s.wanted = Some(k..(k + WAKE_AFTER.min(window.div_ceil(CHUNK))).min(chunks.len()));
                     s = stream.made.wait(s).unwrap_or_else(|e| e.into_inner());
+                    s.wanted = None;
                 }
             }
         });
@@ -1039,6 +1060,10 @@ struct StreamState<T, R> {
     made: std::collections::HashMap<usize, Vec<(T, R)>>,
     /// How many items the consumer took.
     taken: usize,
+    /// The chunks the consumer waits for, all of them.
+    wanted: Option<std::ops::Range<usize>>,
+    /// Workers waiting for room in the window.
+    blocked: usize,
     stop: bool,
     panic: Option<Box<dyn std::any::Any + Send>>,
 }
