@@ -56,6 +56,12 @@ Later still (LTO builds, load average about 1.5), `--runs 10 --bin NEW --against
 second listing of each folder), four runs: `lint --format json` 1.39x, 1.28x, 1.13x and 1.25x
 the floor (OLD 1.49x, 1.58x, 1.41x, 1.59x), `lint` 1.34x, 1.13x, 1.06x and 1.32x (OLD 1.41x,
 1.60x, 1.41x, 1.52x); NEW / OLD medians 0.71-0.95; peak RSS 36.6-37.7 MB against 38.3-39.5 MB.
+
+On 2026-12-03 (alternating rounds), `--runs 10 --bin NEW --against OLD` with OLD = b1cf0c4 and
+NEW = entries read across roots while the scanning thread applies them (`par_stream`), two
+runs: `lint --format json` 1.11x and 1.20x the floor (OLD 1.17x, 1.18x), `lint` 1.06x and 1.22x
+(OLD 1.05x, 1.18x), peak RSS 37.6-37.9 MB (OLD 37.3-37.8 MB): the VM's minutes move the ratios
+more than the change does, which 25 interleaved runs put at 2-4%.
 """
 import argparse
 import json
