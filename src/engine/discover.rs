@@ -694,12 +694,13 @@ pub fn scan_provider_with(
             _ => 0,
         })
         .collect();
+    let total: usize = counts.iter().sum();
     // Room for every entry's candidate at once: a list grown by doubling holds its old and new
     // copies at the same time, the largest allocation of a large scan.
-    scan.candidates.reserve_exact(counts.iter().sum());
+    scan.candidates.reserve_exact(total);
     let provider_name: std::sync::Arc<str> = provider.name.as_str().into();
     // Every root's entries, in order, each with its root's place; the listings keep the rest.
-    let mut work: Vec<(usize, Entry)> = Vec::with_capacity(counts.iter().sum());
+    let mut work: Vec<(usize, Entry)> = Vec::with_capacity(total);
     for (i, (listing, _)) in listings.iter_mut().enumerate() {
         if let Ok(Listing::Entries { entries, .. }) = listing {
             work.extend(std::mem::take(entries).into_iter().map(|e| (i, e)));
@@ -783,7 +784,7 @@ pub fn scan_provider_with(
         Some(memo) => {
             let mut next_root = 0;
             let mut pending = work.into_iter();
-            let mut batch = Vec::new().into_iter();
+            let mut batch = Vec::new().into_iter().zip(Vec::new());
             let mut results = std::iter::from_fn(|| {
                 loop {
                     if let Some(done) = batch.next() {
@@ -799,8 +800,7 @@ pub fn scan_provider_with(
                     let items: Vec<(usize, Entry)> = pending.by_ref().take(size).collect();
                     let refs: Vec<(usize, &Entry)> = items.iter().map(|(i, e)| (*i, e)).collect();
                     let made = memo.entries(&roots, &refs, |(i, entry)| process_entry(&roots[*i], entry, options));
-                    drop(refs);
-                    batch = items.into_iter().zip(made).collect::<Vec<_>>().into_iter();
+                    batch = items.into_iter().zip(made);
                 }
             });
             apply(&mut results);

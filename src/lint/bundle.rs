@@ -530,10 +530,11 @@ impl Neighbours {
         }
         let walk = Kept::encode(listed);
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let folders = match kept.get_mut(&parent) {
-            Some(folders) => folders,
-            None if always => kept.entry(parent).or_default(),
-            None => return,
+        let folders = if always {
+            kept.entry(parent).or_default()
+        } else {
+            let Some(folders) = kept.get_mut(&parent) else { return };
+            folders
         };
         let at = u32::try_from(folders.arena.len()).unwrap_or(COLLIDED);
         match folders.at.entry(exact_hash(entry)) {
