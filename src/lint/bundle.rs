@@ -439,17 +439,25 @@ impl DirNames {
     /// [`DirNames::list`], with `None` when `dir` cannot be listed at all and `Some(None)` when
     /// its listing cannot tell.
     fn read(dir: &str) -> Option<Option<DirNames>> {
-        let mut names = Vec::new();
-        for entry in std::fs::read_dir(dir).ok()? {
-            if names.len() == MAX_ENTRIES {
-                return Some(None);
+        DirNames::read_at_most(dir, MAX_ENTRIES)
+    }
+
+    /// [`DirNames::read`], telling at most `cap` names.
+    fn read_at_most(dir: &str, cap: usize) -> Option<Option<DirNames>> {
+        let mut hashes = Vec::new();
+        let mut tells = true;
+        let complete = each_entry(Path::new(dir), false, |name, _| {
+            match name.to_str().filter(|n| n.is_ascii() && hashes.len() < cap) {
+                Some(name) => hashes.push(caseless_hash(name)),
+                None => tells = false,
             }
-            let Some(name) = entry.ok().and_then(|e| e.file_name().into_string().ok()).filter(|n| n.is_ascii()) else {
-                return Some(None);
-            };
-            names.push(name);
+            tells
+        })?;
+        if !(complete && tells) {
+            return Some(None);
         }
-        Some(Some(DirNames::new(names.into_iter())))
+        hashes.sort_unstable();
+        Some(Some(DirNames(hashes)))
     }
 
     /// Whether a name equal to `name` but for ASCII case may be listed.
@@ -977,11 +985,13 @@ impl From<std::fs::FileType> for EntryKind {
 /// A directory entry: its name and what it is (`None` when that cannot be had).
 type Listing = (std::ffi::OsString, Option<EntryKind>);
 
-/// The entries of `dir` (a link to a folder followed), each with its type (`None` when it
-/// cannot be had), and whether the listing is complete; `None` when it cannot be opened. On
-/// Linux: one `openat` and the `getdents64` calls, no `fstat` (the type comes from the listing,
-/// as `std::fs::read_dir`'s does; a stat only when the file system does not say).
-fn list_dir(dir: &Path) -> Option<(Vec<Listing>, bool)> {
+/// Each entry of `dir` (a link to a folder followed; `.` and `..` left out), its name and, with
+/// `kinds`, its type (`None` when it cannot be had), handed to `f` until `f` returns `false`;
+/// whether the listing is complete (every entry read, none refused by `f`), `None` when `dir`
+/// cannot be opened. On Linux: one `openat` and the `getdents64` calls into a buffer on the
+/// stack, no `fstat` and no allocation per entry (the type comes from the listing, as
+/// `std::fs::read_dir`'s does; a stat only when the file system does not say).
+fn each_entry(dir: &Path, kinds: bool, mut f: impl FnMut(&std::ffi::OsStr, Option<EntryKind>) -> bool) -> Option<bool> {
     #[cfg(target_os = "linux")]
     {
         use rustix::fs::{FileType, Mode, OFlags};
@@ -997,39 +1007,54 @@ fn list_dir(dir: &Path) -> Option<(Vec<Listing>, bool)> {
         // folders, made the allocator grow and trim a worker's heap each time.
         let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 16 * 1024];
         let mut listing = rustix::fs::RawDir::new(fd, &mut buf);
-        let (mut entries, mut complete) = (Vec::new(), true);
         while let Some(entry) = listing.next() {
-            let Ok(entry) = entry else {
-                complete = false;
-                break;
-            };
+            let Ok(entry) = entry else { return Some(false) };
             let name = entry.file_name().to_bytes();
             if name == b"." || name == b".." {
                 continue;
             }
-            let name = std::ffi::OsStr::from_bytes(name).to_os_string();
+            let name = std::ffi::OsStr::from_bytes(name);
             let kind = match entry.file_type() {
                 FileType::Directory => Some(EntryKind::Dir),
                 FileType::Symlink => Some(EntryKind::Symlink),
-                FileType::Unknown => std::fs::symlink_metadata(dir.join(&name)).ok().map(|m| m.file_type().into()),
+                FileType::Unknown if kinds => {
+                    std::fs::symlink_metadata(dir.join(name)).ok().map(|m| m.file_type().into())
+                }
+                FileType::Unknown => None,
                 _ => Some(EntryKind::Other),
             };
-            entries.push((name, kind));
+            if !f(name, kind) {
+                return Some(false);
+            }
         }
-        Some((entries, complete))
+        Some(true)
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let listing = std::fs::read_dir(dir).ok()?;
-        let (mut entries, mut complete) = (Vec::new(), true);
-        for entry in listing {
-            match entry {
-                Ok(entry) => entries.push((entry.file_name(), entry.file_type().ok().map(EntryKind::from))),
-                Err(_) => complete = false,
+        let mut complete = true;
+        for entry in std::fs::read_dir(dir).ok()? {
+            let Ok(entry) = entry else {
+                complete = false;
+                continue;
+            };
+            let kind = if kinds { entry.file_type().ok().map(EntryKind::from) } else { None };
+            if !f(&entry.file_name(), kind) {
+                return Some(false);
             }
         }
-        Some((entries, complete))
+        Some(complete)
     }
+}
+
+/// The entries of `dir` ([`each_entry`]), each with its type, and whether the listing is
+/// complete; `None` when it cannot be opened.
+fn list_dir(dir: &Path) -> Option<(Vec<Listing>, bool)> {
+    let mut entries = Vec::new();
+    let complete = each_entry(dir, true, |name, kind| {
+        entries.push((name.to_os_string(), kind));
+        true
+    })?;
+    Some((entries, complete))
 }
 
 /// Symbolic links (not followed) below `dir`, depth first in file-name order, at most 8 levels
@@ -1172,6 +1197,61 @@ mod tests {
             .map(|p| p.strip_prefix(root).unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(found, ["a/y", "a/z", "b/c/d/deep", "b/c/loop", "top"]);
+    }
+
+    /// `DirNames::read` as it was written with `std::fs::read_dir` (at most `cap` names), which
+    /// the raw listing must match.
+    fn names_by_std(dir: &str, cap: usize) -> Option<Option<Vec<u64>>> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).ok()? {
+            if names.len() == cap {
+                return Some(None);
+            }
+            let Some(name) = entry.ok().and_then(|e| e.file_name().into_string().ok()).filter(|n| n.is_ascii()) else {
+                return Some(None);
+            };
+            names.push(name);
+        }
+        Some(Some(DirNames::new(names.into_iter()).0))
+    }
+
+    #[test]
+    fn a_folders_names_are_read_as_read_dir_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |rel: &str| dir.path().join(rel).to_string_lossy().into_owned();
+        std::fs::create_dir_all(dir.path().join("plain/sub")).unwrap();
+        for f in ["plain/SKILL.md", "plain/README.MD", "plain/.hidden", "odd/café.md", "full/x"] {
+            std::fs::create_dir_all(dir.path().join(f).parent().unwrap()).unwrap();
+            std::fs::write(dir.path().join(f), "x").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("empty")).unwrap();
+        // As many names as a listing tells (the folder `full`), then one more (`over`).
+        const CAP: usize = 4;
+        for i in 1..CAP {
+            std::fs::write(dir.path().join(format!("full/f{i}")), "").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("over")).unwrap();
+        for i in 0..=CAP {
+            std::fs::write(dir.path().join(format!("over/f{i}")), "").unwrap();
+        }
+        for (rel, tells) in [
+            ("plain", Some(true)),
+            ("empty", Some(true)),
+            ("odd", Some(false)),
+            ("full", Some(true)),
+            ("over", Some(false)),
+            ("plain/SKILL.md", None),
+            ("missing", None),
+        ] {
+            let got = DirNames::read_at_most(&at(rel), CAP).map(|n| n.map(|n| n.0));
+            assert_eq!(got, names_by_std(&at(rel), CAP), "{rel}");
+            let uncapped = DirNames::read(&at(rel)).map(|n| n.map(|n| n.0));
+            assert_eq!(uncapped, names_by_std(&at(rel), MAX_ENTRIES), "{rel}");
+            assert_eq!(got.map(|n| n.is_some()), tells, "{rel}");
+        }
+        let plain = DirNames::list(&at("plain")).unwrap();
+        assert!(plain.holds("skill.md") && plain.holds("readme.md") && plain.holds(".hidden") && plain.holds("sub"));
+        assert!(!plain.holds("missing.md"));
     }
 
     /// Every path of `paths` (relative to the skill folder `top`): what a stat says, and what
