@@ -62,6 +62,14 @@ NEW = entries read across roots while the scanning thread applies them (`par_str
 runs: `lint --format json` 1.11x and 1.20x the floor (OLD 1.17x, 1.18x), `lint` 1.06x and 1.22x
 (OLD 1.05x, 1.18x), peak RSS 37.6-37.9 MB (OLD 37.3-37.8 MB): the VM's minutes move the ratios
 more than the change does, which 25 interleaved runs put at 2-4%.
+
+Later that day, `--runs 10 --bin NEW --against OLD` with OLD = ba87059 and NEW = pulldown-cmark's
+`simd` feature, the sibling search's listings read without `fstat` or heap buffers and the
+outside walk beside the subjects' gathering: `lint --format json` 1.18x (OLD 1.21x), `lint`
+1.14x (OLD 1.16x), NEW / OLD 0.978 and 0.983. Peak RSS 37.8-38.4 MB against 35.9-36.2 MB, of
+which the binary's file-backed pages are most of the difference: NEW had just been copied, and
+a binary's fresh file maps more pages (the same bytes peak 1.3 MB higher from a fresh copy).
+Compare RSS with both binaries copied at the same moment.
 """
 import argparse
 import json
