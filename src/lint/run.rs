@@ -65,8 +65,8 @@ pub fn lint(paths: &[String], settings: &Settings, env: &Environment, opts: &Opt
         // Discovery's workers freed every file's bytes and YAML tree in their own arenas.
         crate::engine::platform::release_free_memory();
         // The roots' subjects are gathered while the repository outside them is walked: both
-        // only read the snapshot, and each leaves the other's core idle half the time (a
-        // folder's disk reads; the walker's start and end).
+        // only read the snapshot, and neither alone keeps both cores busy (the gathering is
+        // mostly one thread's work, the walk's threads start, wait on the disk and end).
         let (mut t, search) = std::thread::scope(|scope| {
             let overlay = crate::engine::nodefs::current_overlay();
             let walk = scope.spawn(|| {
