@@ -51,14 +51,16 @@ pub fn check_references(
             Finding::new(
                 &UNCLOSED_CODE_FENCE,
                 path,
-                format!("this code fence `{}` is never closed", open_fence_marker(&body[open.clone()])),
+                format!("this code fence \"{}\" is never closed", open_fence_marker(&body[open.clone()])),
                 "the harness sends the body as it is; everything after this line reads as code to the model and \
                  to every Markdown renderer",
             )
             .at(body_offset + open.start..body_offset + open.end)
             .label("opened here")
+            // In quotes, not backticks: a fence of backticks inside a code span reads as a longer
+            // fence in plain text (`````), and the indent's spaces stay visible.
             .help(format!(
-                "close it with a line of `{}{}` after the code",
+                "close it with a line of \"{}{}\" after the code",
                 scan.fence_indent,
                 open_fence_marker(&body[open.clone()])
             )),

@@ -114,3 +114,44 @@ fn renaming_a_blank_entry_brings_the_root_back() {
     let (rc, v) = lint();
     assert_eq!((rc, v["summary"]["files"].clone()), (Some(0), serde_json::json!(1)), "{v}");
 }
+
+/// `unclosed-code-fence` quotes the fence and the closing line, and the closing line its help
+/// gives, appended to the body as written, closes the block: for backtick and tilde fences, at
+/// the top, in a list item and in a quote.
+#[test]
+fn the_unclosed_fence_help_names_the_line_that_closes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/s");
+    fs::create_dir_all(&skill).unwrap();
+    let file = skill.join("SKILL.md");
+    for (body, message, closing) in [
+        ("Run:\n\n```sh\necho x\n", "this code fence \"```\" is never closed", "```"),
+        ("Steps:\n\n1. Run:\n\n   ~~~~sh\n   echo x\n", "this code fence \"~~~~\" is never closed", "   ~~~~"),
+        ("> Quote:\n>\n> ```\n> echo x\n", "this code fence \"```\" is never closed", "> ```"),
+    ] {
+        let text = format!("---\nname: s\ndescription: Runs x.\n---\n\n{body}");
+        fs::write(&file, &text).unwrap();
+        let v = support::json(&support::run(
+            dir.path(),
+            &dir.path().join("no-home"),
+            &["lint", "--format", "json", "skills"],
+        ));
+        let f = v["findings"].as_array().unwrap().iter().find(|f| f["rule"] == "unclosed-code-fence");
+        let f = f.unwrap_or_else(|| panic!("{body:?}: no unclosed-code-fence finding in {v}"));
+        assert_eq!(f["message"], message, "{body:?}");
+        let help = f["help"][0].as_str().unwrap();
+        assert_eq!(help, format!("close it with a line of \"{closing}\" after the code"), "{body:?}");
+        // Applied: the quoted line after the code, then more text.
+        let line = help.split('"').nth(1).unwrap();
+        fs::write(&file, format!("{text}{line}\n\nAfter.\n")).unwrap();
+        let v = support::json(&support::run(
+            dir.path(),
+            &dir.path().join("no-home"),
+            &["lint", "--format", "json", "skills"],
+        ));
+        assert!(
+            v["findings"].as_array().unwrap().iter().all(|f| f["rule"] != "unclosed-code-fence"),
+            "{body:?} with {line:?}: {v}"
+        );
+    }
+}
