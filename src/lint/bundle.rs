@@ -47,11 +47,12 @@ pub fn check_references(
     let mut out = Vec::new();
     let scan = crate::analysis::refscan::scan(body);
     if let Some(open) = &scan.unclosed_fence {
+        let marker = open_fence_marker(&body[open.clone()]);
         out.push(
             Finding::new(
                 &UNCLOSED_CODE_FENCE,
                 path,
-                format!("this code fence \"{}\" is never closed", open_fence_marker(&body[open.clone()])),
+                format!("this code fence \"{marker}\" is never closed"),
                 "the harness sends the body as it is; everything after this line reads as code to the model and \
                  to every Markdown renderer",
             )
@@ -59,11 +60,7 @@ pub fn check_references(
             .label("opened here")
             // In quotes, not backticks: a fence of backticks inside a code span reads as a longer
             // fence in plain text (`````), and the indent's spaces stay visible.
-            .help(format!(
-                "close it with a line of \"{}{}\" after the code",
-                scan.fence_indent,
-                open_fence_marker(&body[open.clone()])
-            )),
+            .help(format!("close it with a line of \"{}{marker}\" after the code", scan.fence_indent)),
         );
     }
     let mut listings = Listings::new();
@@ -447,15 +444,12 @@ impl DirNames {
     /// [`DirNames::read`], telling at most `cap` names.
     fn read_at_most(dir: &str, cap: usize) -> Option<Option<DirNames>> {
         let mut hashes = Vec::new();
-        let mut tells = true;
+        // A name the listing cannot tell stops it, incomplete.
         let complete = each_entry(Path::new(dir), false, |name, _| {
-            match name.to_str().filter(|n| n.is_ascii() && hashes.len() < cap) {
-                Some(name) => hashes.push(caseless_hash(name)),
-                None => tells = false,
-            }
-            tells
+            let name = name.to_str().filter(|n| n.is_ascii() && hashes.len() < cap);
+            name.inspect(|name| hashes.push(caseless_hash(name))).is_some()
         })?;
-        if !(complete && tells) {
+        if !complete {
             return Some(None);
         }
         hashes.sort_unstable();
